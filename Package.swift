@@ -1,0 +1,28 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "FixKit",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "FixKit", targets: ["FixKit"]),
+        .executable(name: "gpx2fix", targets: ["gpx2fix"]),
+        .executable(name: "fix2gpx", targets: ["fix2gpx"]),
+    ],
+    targets: [
+        // libxml2 behind a module name of our own: `libxml2` clashes with the macOS SDK's module.
+        .systemLibrary(
+            name: "CFixXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
+        ),
+        .target(name: "FixKit", dependencies: ["CFixXML2"]),
+        .executableTarget(name: "gpx2fix", dependencies: ["FixKit"]),
+        .executableTarget(name: "fix2gpx", dependencies: ["FixKit"]),
+        .testTarget(
+            name: "FixKitTests",
+            dependencies: ["FixKit", "gpx2fix", "fix2gpx"],
+            resources: []
+        ),
+    ]
+)

@@ -1,0 +1,7 @@
+#ifndef CFIXXML2_SHIM_H
+#define CFIXXML2_SHIM_H
+#include <libxml/parser.h>
+#include <libxml/parserInternals.h>
+#include <libxml/SAX2.h>
+#include <libxml/xmlerror.h>
+#endif

@@ -1,0 +1,114 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The toolkit's version, printed by every tool's `--version`.
+public let fixKitVersion = "0.1.0"
+
+/// A command-line tool of the kit. `main.swift` only calls `ToolMain.run(T.self)`; the rest
+/// (option parsing, help, exit status, a closed pipe, a failed write) is handled once here.
+public protocol Tool {
+    static var description: ToolDescription { get }
+    /// Checks and converts the options; a bad value throws `UsageError` naming the option.
+    init(options: ParsedOptions) throws
+    /// Processes the inputs, writing records to `context.output`.
+    mutating func run(inputs: [InputName], context: ToolContext) throws
+}
+
+public struct ToolContext {
+    public let output: OutputSink
+    public let diagnostics: Diagnostics
+
+    public init(output: OutputSink, diagnostics: Diagnostics) {
+        self.output = output
+        self.diagnostics = diagnostics
+    }
+
+    /// Opens an input, reporting one that cannot be opened (exit 1) and returning nil.
+    public func open(_ name: InputName) throws -> InputReader? {
+        let output = self.output
+        do {
+            return try InputReader(name: name, beforeRead: { try output.flush() })
+        } catch {
+            try diagnostics.problem(nil, line: nil, error.message)
+            return nil
+        }
+    }
+}
+
+public enum ToolMain {
+    /// Runs a tool with the process's arguments and standard streams; returns the exit status.
+    public static func run<T: Tool>(_ type: T.Type, arguments: [String] = Array(CommandLine.arguments.dropFirst()))
+        -> Int32
+    {
+        // A closed pipe must end the tool quietly, not kill it with SIGPIPE: writes return EPIPE.
+        signal(SIGPIPE, SIG_IG)
+        let description = T.description
+        let output = OutputSink(fd: 1)
+        let options: ParsedOptions
+        do {
+            options = try ParsedOptions(arguments: arguments, table: description.options)
+        } catch {
+            return usage(description.name, error.message)
+        }
+        if options.has("help") {
+            try? output.write(description.helpText)
+            try? output.flush()
+            return 0
+        }
+        if options.has("version") {
+            try? output.write("\(description.name) (FixKit) \(fixKitVersion)\n")
+            try? output.flush()
+            return 0
+        }
+        let diagnostics = Diagnostics(tool: description.name, strict: options.has("strict"))
+        var tool: T
+        do {
+            tool = try T(options: options)
+        } catch let error as UsageError {
+            return usage(description.name, error.message)
+        } catch let error as OptionFileError {
+            diagnostics.note(error.message)
+            return 2
+        } catch {
+            diagnostics.note("\(error)")
+            return 2
+        }
+        let context = ToolContext(output: output, diagnostics: diagnostics)
+        do {
+            try tool.run(inputs: options.inputs, context: context)
+            try output.flush()
+        } catch let error as OutputError {
+            if error == .closed { return diagnostics.exitStatus }
+            diagnostics.note(error.message)
+            return 1
+        } catch is StrictStop {
+            try? output.flush()
+            return 1
+        } catch let error as OptionFileError {
+            diagnostics.note(error.message)
+            return 2
+        } catch let error as InputError {
+            try? output.flush()
+            diagnostics.note(error.message)
+            return 1
+        } catch {
+            try? output.flush()
+            diagnostics.note("\(error)")
+            return 1
+        }
+        return diagnostics.exitStatus
+    }
+
+    static func usage(_ tool: String, _ message: String) -> Int32 {
+        let d = Diagnostics(tool: tool, strict: false)
+        d.note(message)
+        d.emit("Try '\(tool) --help' for more information.")
+        return 2
+    }
+}
+
+/// SIG_IGN, which Swift cannot import as a constant on every platform.
+let SIG_IG: @convention(c) (Int32) -> Void = { _ in }

@@ -1,0 +1,294 @@
+/// What a GPX document means, element by element: the streaming state behind gpx2fix's GPX
+/// reader. It is fed start tags, text and end tags (by `GPXReader`, the only code that talks
+/// to libxml2) and hands over each point as a `Fix` when its end tag arrives, so memory does
+/// not grow with the file.
+///
+/// Read, in the GPX namespace (see `GPXNamespace`):
+/// - `<trk>` `<name>` → `trace`; each `<trkseg>` is `seg`, counted from 0 within its track
+///   (empty segments count, so the numbers match the file).
+/// - `<rte>` `<name>` → `trace`; `<rtept>` has no `seg`.
+/// - `<trkpt|rtept|wpt lat="…" lon="…">` with `<ele>` → `alt`, `<time>`, `<hdop>`, `<vdop>`,
+///   `<pdop>`, `<sat>`, `<name>`, GPX 1.0's `<speed>` and `<course>` (and COROS's `<cog>`).
+/// - Inside a point's `<extensions>`, in any namespace: `speed` and `course` (Garmin
+///   TrackPointExtension v1/v2, ClueTrust gpxdata, Apple Health), `hAcc`/`hacc`/
+///   `accuracy_horizontal` → `hacc`, `vAcc`/`vacc`/`accuracy_vertical` → `vacc`, `cacc`; and
+///   fix2gpx's `json` (our namespace only), whose members become the fix's extra members.
+/// A track's `<name>` must come before its points (as the schema orders it) to name them; a
+/// name that arrives later is ignored, since the points are already written.
+struct GPXDocument {
+    /// Problems found in the document: (line, message).
+    typealias ProblemSink = (Int, String) throws -> Void
+
+    var fileName: String?
+    var uere: Double?
+
+    private(set) var depth = 0
+    private var rootURI: [UInt8]? = nil
+    private var sawRoot = false
+
+    private var trkDepth = 0
+    private var trkName: String?
+    private var segIndex = -1
+    private var rteDepth = 0
+    private var rteName: String?
+    private var containerNameDepth = 0  // depth of a trk/rte <name> being read
+
+    private var pointDepth = 0
+    private var pointKind: GPXName = .unknown
+    private var pointLine = 0
+    private var pointValid = false
+    private var fix = Fix(lat: 0, lon: 0)
+    private var extensionsDepth = 0
+
+    /// The field whose text is being collected, and the depth of its element.
+    private var capture: GPXName = .unknown
+    private var captureDepth = 0
+    private var captureIsContainerName = false
+    var text: [UInt8] = []
+    var capturing: Bool { captureDepth != 0 }
+    static let maxText = 1 << 20
+
+    init(fileName: String?, uere: Double?) {
+        self.fileName = fileName
+        self.uere = uere
+        text.reserveCapacity(256)
+    }
+
+    // MARK: Events
+
+    /// A start tag. `attributes` yields (local name, value bytes) for lat/lon lookup.
+    mutating func start(
+        name: UnsafePointer<UInt8>, uri: UnsafePointer<UInt8>?, line: Int,
+        attribute: (String) -> UnsafeBufferPointer<UInt8>?, problem: ProblemSink
+    ) throws {
+        depth += 1
+        let element = GPXName.of(name)
+        if !sawRoot {
+            sawRoot = true
+            guard element == .gpx else {
+                try problem(line, "not a GPX file: the root element is <\(String(cString: name))>, expected <gpx>")
+                return
+            }
+            if let uri { rootURI = Array(UnsafeBufferPointer(start: uri, count: strlenBytes(uri))) }
+            return
+        }
+        let ns = namespace(uri)
+        if pointDepth != 0 {
+            // Inside a point: its fields, and extension elements at any depth.
+            if ns == .gpx && depth == pointDepth + 1 {
+                switch element {
+                case .ele, .time, .hdop, .vdop, .pdop, .sat, .name, .speed, .course, .cog: beginCapture(element)
+                case .extensions: extensionsDepth = depth
+                default: break
+                }
+            } else if extensionsDepth != 0 {
+                switch element {
+                case .speed, .course, .hacc, .vacc, .cacc: beginCapture(element)
+                case .json where ns == .fixKit: beginCapture(element)
+                case .extensions where ns == .gpx: break
+                default: break
+                }
+            }
+            return
+        }
+        guard ns == .gpx else { return }
+        switch element {
+        case .trk:
+            trkDepth = depth
+            trkName = nil
+            segIndex = -1
+        case .rte:
+            rteDepth = depth
+            rteName = nil
+        case .trkseg where trkDepth != 0:
+            segIndex += 1
+        case .name where (trkDepth != 0 && depth == trkDepth + 1) || (rteDepth != 0 && depth == rteDepth + 1):
+            beginCapture(.name)
+            captureIsContainerName = true
+        case .trkpt, .rtept, .wpt:
+            try startPoint(element, line: line, attribute: attribute, problem: problem)
+        default:
+            break
+        }
+    }
+
+    mutating func end(line: Int, problem: ProblemSink, emit: (inout Fix, GPXName) throws -> Void) throws {
+        defer { depth -= 1 }
+        if captureDepth == depth {
+            try endCapture(line: line, problem: problem)
+            return
+        }
+        if depth == extensionsDepth { extensionsDepth = 0 }
+        if depth == pointDepth {
+            pointDepth = 0
+            extensionsDepth = 0
+            if pointValid {
+                if fix.hacc == nil, let uere, let hdop = fix.hdop { fix.hacc = hdop * uere }
+                try emit(&fix, pointKind)
+            }
+            return
+        }
+        if depth == trkDepth {
+            trkDepth = 0
+            trkName = nil
+        } else if depth == rteDepth {
+            rteDepth = 0
+            rteName = nil
+        }
+    }
+
+    mutating func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard captureDepth != 0, text.count < GPXDocument.maxText else { return }
+        text.append(contentsOf: bytes.prefix(GPXDocument.maxText - text.count))
+    }
+
+    // MARK: Pieces
+
+    private func namespace(_ uri: UnsafePointer<UInt8>?) -> GPXNamespace {
+        guard let uri else { return .gpx }
+        if cStringEquals(uri, GPXNamespace.gpx11) || cStringEquals(uri, GPXNamespace.gpx10) { return .gpx }
+        if let rootURI, rootURI.withUnsafeBufferPointer({ cStringEquals(uri, $0) }) { return .gpx }
+        if cStringEquals(uri, GPXNamespace.fixKitURI) { return .fixKit }
+        return .other
+    }
+
+    private mutating func beginCapture(_ field: GPXName) {
+        capture = field
+        captureDepth = depth
+        captureIsContainerName = false
+        text.removeAll(keepingCapacity: true)
+    }
+
+    private mutating func startPoint(
+        _ kind: GPXName, line: Int, attribute: (String) -> UnsafeBufferPointer<UInt8>?, problem: ProblemSink
+    ) throws {
+        pointDepth = depth
+        pointKind = kind
+        pointLine = line
+        extensionsDepth = 0
+        fix = Fix(lat: 0, lon: 0)
+        pointValid = false
+        let tag = "<\(kind)>"
+        func coordinate(_ name: String, limit: Double) throws -> Double? {
+            guard let raw = attribute(name) else {
+                try problem(line, "\(tag) has no \(name) attribute: expected \(name)=\"degrees\"; point skipped")
+                return nil
+            }
+            guard let v = DecimalNumber.parse(raw, trimmingXMLSpace: true) else {
+                try problem(line, "\(tag) \(name)=\"\(String(decoding: raw, as: UTF8.self))\" is not a number of degrees; point skipped")
+                return nil
+            }
+            guard v >= -limit, v <= limit else {
+                try problem(line, "\(tag) \(name)=\"\(String(decoding: raw, as: UTF8.self))\" is out of range: expected [-\(Int(limit)), \(Int(limit))]; point skipped")
+                return nil
+            }
+            return v
+        }
+        let lat = try coordinate("lat", limit: 90)
+        let lon = try coordinate("lon", limit: 180)
+        guard let lat, let lon else { return }
+        fix.lat = lat
+        fix.lon = lon
+        switch kind {
+        case .trkpt where trkDepth != 0:
+            fix.trace = trkName ?? fileName
+            if segIndex >= 0 { fix.seg = segIndex }
+        case .rtept where rteDepth != 0:
+            fix.trace = rteName ?? fileName
+        default:
+            fix.trace = fileName
+        }
+        pointValid = true
+    }
+
+    private mutating func endCapture(line: Int, problem: ProblemSink) throws {
+        captureDepth = 0
+        let field = capture
+        if captureIsContainerName {
+            captureIsContainerName = false
+            let name = trimmedString()
+            guard !name.isEmpty else { return }
+            if depth == trkDepth + 1, trkDepth != 0 { trkName = name } else if rteDepth != 0 { rteName = name }
+            return
+        }
+        guard pointValid else { return }
+        if field == .name {
+            fix.name = trimmedString()
+            return
+        }
+        if field == .json {
+            let failure: JSONSyntaxError? = text.withUnsafeBufferPointer { raw in
+                do throws(JSONSyntaxError) {
+                    try FixDecoder.appendMembers(ofObject: raw, to: &fix)
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+            if let failure {
+                try problem(line, "<json> extension is not a JSON object of members (\(failure.message)); ignored")
+            }
+            return
+        }
+        let isEmpty = text.allSatisfy(isXMLSpace)
+        if isEmpty { return }  // `<ele></ele>` and `<ele/>` say nothing, as many producers write them
+        if field == .time {
+            guard let t = text.withUnsafeBufferPointer({ Timestamp.parse($0) }) else {
+                try problem(line, "<time>\(trimmedString())</time> is not an ISO 8601 time such as 2026-01-01T09:00:00Z; time left out")
+                return
+            }
+            fix.time = t
+            return
+        }
+        guard let v = text.withUnsafeBufferPointer({ DecimalNumber.parse($0, trimmingXMLSpace: true) }) else {
+            try problem(line, "<\(elementName(field))>\(trimmedString())</\(elementName(field))> is not a number; left out")
+            return
+        }
+        switch field {
+        case .ele: fix.alt = v
+        case .hdop: fix.hdop = v
+        case .vdop: fix.vdop = v
+        case .pdop: fix.pdop = v
+        case .hacc: if fix.hacc == nil { fix.hacc = v }
+        case .vacc: if fix.vacc == nil { fix.vacc = v }
+        case .cacc: if fix.cacc == nil { fix.cacc = v }
+        case .sat:
+            guard v >= 0, v == v.rounded(), v < 1e9 else {
+                try problem(line, "<sat>\(trimmedString())</sat> is not a count of satellites; left out")
+                return
+            }
+            fix.sat = Int(v)
+        case .speed:
+            // Negative speeds are "unknown" sentinels (Apple writes -1): absent, not an error.
+            if fix.speed == nil, v >= 0 { fix.speed = v }
+        case .course, .cog:
+            if fix.course == nil, v >= 0 { fix.course = v < 360 ? v : v.truncatingRemainder(dividingBy: 360) }
+        default: break
+        }
+    }
+
+    private func elementName(_ field: GPXName) -> String {
+        field == .cog ? "cog" : "\(field)"
+    }
+
+    private func trimmedString() -> String {
+        var s = 0
+        var e = text.count
+        while s < e, isXMLSpace(text[s]) { s += 1 }
+        while e > s, isXMLSpace(text[e - 1]) { e -= 1 }
+        return String(decoding: text[s..<e], as: UTF8.self)
+    }
+}
+
+@inline(__always)
+func strlenBytes(_ p: UnsafePointer<UInt8>) -> Int {
+    var n = 0
+    while p[n] != 0 { n += 1 }
+    return n
+}
+
+@inline(__always)
+func cStringEquals(_ p: UnsafePointer<UInt8>, _ s: UnsafeBufferPointer<UInt8>) -> Bool {
+    for k in 0..<s.count where p[k] != s[k] { return false }
+    return p[s.count] == 0
+}

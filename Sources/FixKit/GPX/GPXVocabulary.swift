@@ -1,0 +1,85 @@
+/// The names gpx2fix reads in a GPX document, matched on bytes as libxml2 hands them over.
+///
+/// Elements are told apart by namespace URI, never by prefix: GPX 1.0, GPX 1.1 and no namespace
+/// at all are GPX; so is the namespace of a root `<gpx>` in any other URI (GPSResults writes
+/// its own), since such a file means GPX. Everything else (ExpertGPS re-declares the default
+/// namespace for its style elements) is not GPX, however it is spelled.
+enum GPXNamespace {
+    case gpx
+    /// Our own extension namespace: what fix2gpx writes for fields GPX has no element for.
+    case fixKit
+    case other
+
+    static let gpx10 = "http://www.topografix.com/GPX/1/0"
+    static let gpx11 = "http://www.topografix.com/GPX/1/1"
+    static let fixKitURI = "urn:x-fixkit:gpx:1"
+    static let garminTPXv2 = "http://www.garmin.com/xmlschemas/TrackPointExtension/v2"
+}
+
+/// An element of interest, by local name.
+enum GPXName: Equatable {
+    case gpx, trk, trkseg, rte, trkpt, rtept, wpt, name, ele, time, hdop, vdop, pdop, sat, speed, course, cog
+    case extensions
+    /// Accuracy names used inside `<extensions>`: Apple Health's `hAcc`/`vAcc`, OpenTracks'
+    /// `accuracy_horizontal`/`accuracy_vertical`, Logiqx TPX's and our `hacc`/`vacc`/`cacc`.
+    case hacc, vacc, cacc
+    /// fix2gpx's members that no GPX element holds, as a JSON object.
+    case json
+    case unknown
+
+    static func of(_ p: UnsafePointer<UInt8>) -> GPXName {
+        @inline(__always) func eq(_ s: StaticString) -> Bool {
+            let n = s.utf8CodeUnitCount
+            let w = s.utf8Start
+            for k in 0..<n where p[k] != w[k] { return false }
+            return p[n] == 0
+        }
+        switch p[0] {
+        case UInt8(ascii: "t"):
+            if eq("trkpt") { return .trkpt }
+            if eq("time") { return .time }
+            if eq("trkseg") { return .trkseg }
+            if eq("trk") { return .trk }
+        case UInt8(ascii: "e"):
+            if eq("ele") { return .ele }
+            if eq("extensions") { return .extensions }
+        case UInt8(ascii: "r"):
+            if eq("rtept") { return .rtept }
+            if eq("rte") { return .rte }
+        case UInt8(ascii: "w"): if eq("wpt") { return .wpt }
+        case UInt8(ascii: "n"): if eq("name") { return .name }
+        case UInt8(ascii: "h"):
+            if eq("hdop") { return .hdop }
+            if eq("hAcc") || eq("hacc") { return .hacc }
+        case UInt8(ascii: "v"):
+            if eq("vdop") { return .vdop }
+            if eq("vAcc") || eq("vacc") { return .vacc }
+        case UInt8(ascii: "p"): if eq("pdop") { return .pdop }
+        case UInt8(ascii: "s"):
+            if eq("speed") { return .speed }
+            if eq("sat") { return .sat }
+        case UInt8(ascii: "c"):
+            if eq("course") { return .course }
+            if eq("cacc") { return .cacc }
+            if eq("cog") { return .cog }
+        case UInt8(ascii: "a"):
+            if eq("accuracy_horizontal") { return .hacc }
+            if eq("accuracy_vertical") { return .vacc }
+        case UInt8(ascii: "g"): if eq("gpx") { return .gpx }
+        case UInt8(ascii: "j"): if eq("json") { return .json }
+        default: break
+        }
+        return .unknown
+    }
+}
+
+/// Compares a NUL-terminated C string with a Swift string's UTF-8.
+@inline(__always)
+func cStringEquals(_ p: UnsafePointer<UInt8>, _ s: String) -> Bool {
+    var i = 0
+    for b in s.utf8 {
+        if p[i] != b { return false }
+        i += 1
+    }
+    return p[i] == 0
+}

@@ -1,0 +1,135 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// One input operand: a file path, or `-` for standard input.
+public struct InputName: Sendable, Equatable {
+    /// As given on the command line; `-` is standard input.
+    public var path: String
+
+    public init(_ path: String) { self.path = path }
+
+    public var isStandardInput: Bool { path == "-" }
+
+    /// The last path component, which gpx2fix uses as a trace name; nil for standard input.
+    public var fileName: String? {
+        guard !isStandardInput else { return nil }
+        let name = path.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init) ?? path
+        return name.isEmpty ? nil : name
+    }
+}
+
+/// Reads a file descriptor in large chunks. Before every `read` that may wait, it calls
+/// `beforeRead` (tools pass the output's flush), so output reaches a pipe as soon as the
+/// input that made it has been read, without a write per record in batch runs.
+public final class InputReader {
+    public let name: InputName
+    let fd: Int32
+    let ownsDescriptor: Bool
+    let beforeRead: () throws -> Void
+    static let chunkSize = 1 << 18
+
+    /// Opens `name`; standard input is not closed at the end.
+    public init(name: InputName, beforeRead: @escaping () throws -> Void) throws(InputError) {
+        self.name = name
+        self.beforeRead = beforeRead
+        if name.isStandardInput {
+            fd = 0
+            ownsDescriptor = false
+        } else {
+            let d = open(name.path, O_RDONLY | O_CLOEXEC)
+            guard d >= 0 else { throw InputError(name: name, errno: errno) }
+            var st = stat()
+            if fstat(d, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR {
+                close(d)
+                throw InputError(name: name, errno: EISDIR)
+            }
+            fd = d
+            ownsDescriptor = true
+        }
+    }
+
+    deinit {
+        if ownsDescriptor { close(fd) }
+    }
+
+    /// Reads up to `capacity` bytes into `into`; 0 at the end of the input.
+    public func read(into p: UnsafeMutableRawPointer, capacity: Int) throws -> Int {
+        try beforeRead()
+        while true {
+            let n = Glibc_read(fd, p, capacity)
+            if n >= 0 { return n }
+            if errno == EINTR { continue }
+            throw InputError(name: name, errno: errno)
+        }
+    }
+
+    /// Calls `body` with each line (without its `\n`, or a `\r\n`'s `\r`) and its 1-based
+    /// number. A last line without `\n` counts. Memory is one chunk plus the longest line.
+    public func forEachLine(_ body: (UnsafeBufferPointer<UInt8>, Int) throws -> Void) throws {
+        var storage = [UInt8](repeating: 0, count: InputReader.chunkSize)
+        var filled = 0  // bytes in storage
+        var lineNumber = 0
+        var eof = false
+        while !eof {
+            if filled == storage.count { storage.append(contentsOf: repeatElement(0, count: storage.count)) }
+            let n = try storage.withUnsafeMutableBytes { raw in
+                try read(into: raw.baseAddress! + filled, capacity: raw.count - filled)
+            }
+            if n == 0 { eof = true }
+            let newEnd = filled + n
+            var consumed = 0
+            try storage.withUnsafeBufferPointer { buf in
+                var searchFrom = filled
+                while searchFrom < newEnd {
+                    guard let nl = findNewline(buf, from: searchFrom, to: newEnd) else { break }
+                    lineNumber += 1
+                    var end = nl
+                    if end > consumed, buf[end - 1] == 0x0D { end -= 1 }
+                    try body(UnsafeBufferPointer(rebasing: buf[consumed..<end]), lineNumber)
+                    consumed = nl + 1
+                    searchFrom = consumed
+                }
+                if eof, consumed < newEnd {
+                    lineNumber += 1
+                    var end = newEnd
+                    if buf[end - 1] == 0x0D { end -= 1 }
+                    try body(UnsafeBufferPointer(rebasing: buf[consumed..<end]), lineNumber)
+                    consumed = newEnd
+                }
+            }
+            // Keep the unfinished line at the start of the buffer.
+            let rest = newEnd - consumed
+            if consumed > 0, rest > 0 {
+                storage.withUnsafeMutableBytes { raw in
+                    _ = memmove(raw.baseAddress!, raw.baseAddress! + consumed, rest)
+                }
+            }
+            filled = rest
+        }
+    }
+}
+
+@inline(__always)
+func findNewline(_ buf: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Int? {
+    guard let p = memchr(buf.baseAddress! + from, 0x0A, to - from) else { return nil }
+    return buf.baseAddress!.distance(to: p.assumingMemoryBound(to: UInt8.self))
+}
+
+@inline(__always)
+func Glibc_read(_ fd: Int32, _ p: UnsafeMutableRawPointer, _ n: Int) -> Int {
+    read(fd, p, n)
+}
+
+/// An input that could not be opened or read.
+public struct InputError: Error, Sendable {
+    public var name: InputName
+    public var errno: Int32
+
+    public var message: String {
+        let reason = String(cString: strerror(errno))
+        return "cannot read \(name.isStandardInput ? "standard input" : name.path): \(reason)"
+    }
+}

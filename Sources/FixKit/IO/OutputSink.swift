@@ -1,0 +1,76 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Buffered output to a file descriptor: records are appended to `buffer`, which is written
+/// when it passes 64 KiB and whenever the input side is about to wait for more bytes (see
+/// `InputReader`), so a live pipe sees each fix as soon as the input that made it was read,
+/// while a batch run makes one write per 64 KiB, not one per line.
+public final class OutputSink {
+    public let fd: Int32
+    /// Bytes not yet written. Append to it directly, then call `didAppend()`.
+    public var buffer: [UInt8] = []
+    static let threshold = 1 << 16
+
+    public init(fd: Int32) {
+        self.fd = fd
+        buffer.reserveCapacity(OutputSink.threshold + 4096)
+    }
+
+    /// Writes the buffer once it is large enough.
+    @inline(__always)
+    public func didAppend() throws(OutputError) {
+        if buffer.count >= OutputSink.threshold { try flush() }
+    }
+
+    public func write(_ bytes: some Sequence<UInt8>) throws(OutputError) {
+        buffer.append(contentsOf: bytes)
+        try didAppend()
+    }
+
+    public func write(_ text: String) throws(OutputError) {
+        try write(text.utf8)
+    }
+
+    /// Writes everything buffered. A reader that has gone away (EPIPE) is `.closed`, which tools
+    /// treat as a quiet end; any other failure is `.failed` and is reported.
+    public func flush() throws(OutputError) {
+        guard !buffer.isEmpty else { return }
+        var failure: OutputError?
+        buffer.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = Glibc_write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 {
+                    let e = errno
+                    if e == EINTR { continue }
+                    failure = e == EPIPE ? .closed : .failed(errno: e)
+                    return
+                }
+                offset += n
+            }
+        }
+        buffer.removeAll(keepingCapacity: true)
+        if let failure { throw failure }
+    }
+}
+
+@inline(__always)
+func Glibc_write(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int) -> Int {
+    write(fd, p, n)
+}
+
+public enum OutputError: Error, Equatable {
+    /// The reader closed the pipe.
+    case closed
+    case failed(errno: Int32)
+
+    public var message: String {
+        switch self {
+        case .closed: return "the output pipe was closed"
+        case .failed(let e): return "writing output failed: \(String(cString: strerror(e)))"
+        }
+    }
+}

@@ -1,0 +1,221 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Decimal numbers read from and written to bytes, exactly.
+///
+/// Reading is correctly rounded: numbers of up to 19 significant digits with a small exponent
+/// take Clinger's fast path (an exact integer times or divided by an exact power of ten is
+/// rounded once, so the result is the nearest double); anything longer, such as Garmin
+/// Connect's 30-digit coordinates, goes to the C library's `strtod`, which is correctly rounded.
+/// Writing gives the shortest digits that read back as the same double, and never an exponent,
+/// because GPX's `xsd:decimal` has none and a coordinate of 0.000005 should read as one.
+public enum DecimalNumber {
+    /// Powers of ten exactly representable as doubles (10^22 is the last).
+    static let exactPowers: [Double] = (0...22).map { e in
+        var p = 1.0
+        for _ in 0..<e { p *= 10 }
+        return p
+    }
+
+    /// Parses `[+-]digits[.digits][(e|E)[+-]digits]`, the grammar shared by JSON and
+    /// `xsd:decimal` (plus exponents, which JSON allows). With `trimmingXMLSpace`, leading and
+    /// trailing XML whitespace are ignored, as XML text content needs. No `nan`, `inf` or hex.
+    public static func parse(_ text: UnsafeBufferPointer<UInt8>, trimmingXMLSpace: Bool = false) -> Double? {
+        var start = 0
+        var end = text.count
+        if trimmingXMLSpace {
+            while start < end, isXMLSpace(text[start]) { start += 1 }
+            while end > start, isXMLSpace(text[end - 1]) { end -= 1 }
+        }
+        var i = start
+        var negative = false
+        if i < end, text[i] == UInt8(ascii: "-") || text[i] == UInt8(ascii: "+") {
+            negative = text[i] == UInt8(ascii: "-")
+            i += 1
+        }
+        var mantissa: UInt64 = 0
+        var significant = 0  // digits kept in mantissa
+        var dropped = 0  // integer digits beyond the 19 that fit
+        var intDigits = 0
+        var fracDigits = 0
+        var fracScale = 0  // fraction digits kept in mantissa
+        while i < end, text[i] &- 48 < 10 {
+            let d = UInt64(text[i] &- 48)
+            if significant < 19 {
+                if mantissa != 0 || d != 0 {
+                    significant += 1
+                }
+                mantissa = mantissa &* 10 &+ d
+            } else {
+                dropped += 1
+            }
+            intDigits += 1
+            i += 1
+        }
+        if i < end, text[i] == UInt8(ascii: ".") {
+            i += 1
+            while i < end, text[i] &- 48 < 10 {
+                let d = UInt64(text[i] &- 48)
+                if significant < 19 {
+                    if mantissa != 0 || d != 0 { significant += 1 }
+                    mantissa = mantissa &* 10 &+ d
+                    fracScale += 1
+                } else if d != 0 {
+                    significant = 20  // inexact: leave it to strtod
+                }
+                fracDigits += 1
+                i += 1
+            }
+        }
+        guard intDigits + fracDigits > 0 else { return nil }
+        var exponent = 0
+        if i < end, text[i] == UInt8(ascii: "e") || text[i] == UInt8(ascii: "E") {
+            i += 1
+            var expNegative = false
+            if i < end, text[i] == UInt8(ascii: "-") || text[i] == UInt8(ascii: "+") {
+                expNegative = text[i] == UInt8(ascii: "-")
+                i += 1
+            }
+            var n = 0
+            while i < end, text[i] &- 48 < 10 {
+                if exponent < 100_000 { exponent = exponent * 10 + Int(text[i] &- 48) }
+                n += 1
+                i += 1
+            }
+            guard n > 0 else { return nil }
+            if expNegative { exponent = -exponent }
+        }
+        guard i == end else { return nil }
+
+        let scale = exponent + dropped - fracScale
+        if significant <= 19, mantissa <= (1 << 53), scale >= -22, scale <= 22 {
+            var v = Double(mantissa)
+            if scale < 0 { v /= exactPowers[-scale] } else { v *= exactPowers[scale] }
+            return negative ? -v : v
+        }
+        return slowParse(text, start: start, end: end)
+    }
+
+    /// `strtod` on a NUL-terminated copy. The grammar was checked above, so `strtod`'s extra
+    /// forms (hex, `inf`, locale decimal points) never reach it; Swift programs run in the C
+    /// locale, whose decimal point is `.`.
+    static func slowParse(_ text: UnsafeBufferPointer<UInt8>, start: Int, end: Int) -> Double? {
+        let n = end - start
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: n + 1) { buf -> Double? in
+            for k in 0..<n { buf[k] = CChar(bitPattern: text[start + k]) }
+            buf[n] = 0
+            let v = strtod(buf.baseAddress!, nil)
+            return v.isFinite ? v : nil
+        }
+    }
+
+    public static func parse(_ text: String) -> Double? {
+        var text = text
+        return text.withUTF8 { parse($0, trimmingXMLSpace: true) }
+    }
+
+    // MARK: - Writing
+
+    /// Appends the shortest decimal text that reads back as `value`, without an exponent.
+    /// Whole numbers are written without a fraction (`5`), `-0.0` as `-0`. Not for NaN or
+    /// infinities, which no record field can hold.
+    public static func write(_ value: Double, into out: inout [UInt8]) {
+        if value == 0 {
+            if value.sign == .minus { out.append(UInt8(ascii: "-")) }
+            out.append(UInt8(ascii: "0"))
+            return
+        }
+        let magnitude = abs(value)
+        // Fast path: value == m / 10^p for the smallest such p, with m of at most 15 digits.
+        // Any two decimals of 15 or fewer significant digits read as different doubles (DBL_DIG),
+        // so these digits are the shortest; the division is exact-then-rounded, so the check
+        // is exact.
+        if magnitude < 1e15, magnitude >= 1e-7 {
+            for p in 0...15 {
+                let scaled = magnitude * exactPowers[p]
+                if scaled >= 1e15 { break }
+                let m = scaled.rounded()
+                if m / exactPowers[p] == magnitude, m < 1e15 {
+                    if value < 0 { out.append(UInt8(ascii: "-")) }
+                    writeScaled(UInt64(m), decimals: p, into: &out)
+                    return
+                }
+            }
+        }
+        slowWrite(value, into: &out)
+    }
+
+    /// Writes `m / 10^decimals` in plain notation; `m` has no trailing zero when `decimals > 0`.
+    @inline(__always)
+    static func writeScaled(_ m: UInt64, decimals: Int, into out: inout [UInt8]) {
+        var digits: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { raw in
+            let d = raw.bindMemory(to: UInt8.self)
+            var v = m
+            repeat {
+                d[count] = UInt8(48 + v % 10)
+                v /= 10
+                count += 1
+            } while v > 0
+            // d holds the digits least significant first.
+            if decimals >= count {
+                out.append(UInt8(ascii: "0"))
+                out.append(UInt8(ascii: "."))
+                for _ in 0..<(decimals - count) { out.append(UInt8(ascii: "0")) }
+                for k in stride(from: count - 1, through: 0, by: -1) { out.append(d[k]) }
+            } else {
+                for k in stride(from: count - 1, through: decimals, by: -1) { out.append(d[k]) }
+                if decimals > 0 {
+                    out.append(UInt8(ascii: "."))
+                    for k in stride(from: decimals - 1, through: 0, by: -1) { out.append(d[k]) }
+                }
+            }
+        }
+    }
+
+    /// Swift's `description` is the shortest round-trip form, but uses an exponent outside
+    /// [1e-4, 2^53): spell that out in plain digits.
+    static func slowWrite(_ value: Double, into out: inout [UInt8]) {
+        let text = value.description
+        guard let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }) else {
+            var t = text
+            if t.hasSuffix(".0") { t.removeLast(2) }
+            out.append(contentsOf: t.utf8)
+            return
+        }
+        var mantissa = String(text[..<e])
+        let exponent = Int(text[text.index(after: e)...]) ?? 0
+        var negative = false
+        if mantissa.hasPrefix("-") {
+            negative = true
+            mantissa.removeFirst()
+        }
+        let parts = mantissa.split(separator: ".", omittingEmptySubsequences: false)
+        let intPart = String(parts[0])
+        var fracPart = parts.count > 1 ? String(parts[1]) : ""
+        if fracPart == "0" { fracPart = "" }
+        let digits = intPart + fracPart
+        let point = intPart.count + exponent  // position of the decimal point within digits
+        var result = negative ? "-" : ""
+        if point <= 0 {
+            result += "0." + String(repeating: "0", count: -point) + digits
+        } else if point >= digits.count {
+            result += digits + String(repeating: "0", count: point - digits.count)
+        } else {
+            let idx = digits.index(digits.startIndex, offsetBy: point)
+            result += digits[..<idx] + "." + digits[idx...]
+        }
+        out.append(contentsOf: result.utf8)
+    }
+
+    /// The text `write(_:into:)` writes.
+    public static func text(_ value: Double) -> String {
+        var out: [UInt8] = []
+        write(value, into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+}

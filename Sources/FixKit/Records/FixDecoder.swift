@@ -1,0 +1,214 @@
+/// Decodes one NDJSON line into a `Fix`.
+///
+/// Known members are checked for type and range; members it does not know are kept verbatim,
+/// in order, in `Fix.extra`. `null` for an optional member means absent (SPEC writes absent
+/// fields as missing, but other programs write `null`). A value of the wrong type, a missing
+/// or out-of-range coordinate, or broken JSON throws a `FixDecodingError` whose message says
+/// what was wrong and what was expected.
+///
+/// The decoder is a value with a little memory: it reuses the last `trace` string, since a
+/// stream repeats the same trace on every line.
+public struct FixDecoder {
+    private var lastTraceBytes: [UInt8] = []
+    private var lastTrace: String = ""
+
+    public init() {}
+
+    public mutating func decode(_ line: UnsafeBufferPointer<UInt8>) throws(FixDecodingError) -> Fix {
+        var s = JSONScanner(line)
+        do {
+            return try decodeObject(&s)
+        } catch let e {
+            throw FixDecodingError(message: e.message + " (at byte \(e.offset + 1))")
+        }
+    }
+
+    private mutating func decodeObject(_ s: inout JSONScanner) throws(JSONSyntaxError) -> Fix {
+        var fix = Fix(lat: .nan, lon: .nan)
+        s.skipSpace()
+        guard s.peek() == UInt8(ascii: "{") else {
+            throw s.error("a fix is a JSON object, but the line starts with \(s.describeHere())")
+        }
+        s.position += 1
+        s.skipSpace()
+        if s.peek() == UInt8(ascii: "}") {
+            s.position += 1
+        } else {
+            while true {
+                s.skipSpace()
+                let memberStart = s.position
+                let (keyRange, keyEscaped) = try s.scanString()
+                try s.expect(UInt8(ascii: ":"), "':' after the member name")
+                s.skipSpace()
+                let field = keyEscaped ? FixField(rawValue: s.stringValue(keyRange, escaped: true)) : Self.field(s.bytes, keyRange)
+                if let field {
+                    try decodeField(field, &s, into: &fix)
+                } else {
+                    try s.skipValue()
+                    fix.appendExtra(UnsafeBufferPointer(rebasing: s.bytes[memberStart..<s.position]))
+                }
+                s.skipSpace()
+                guard let c = s.peek() else { throw s.error("expected ',' or '}', found the end of the line") }
+                s.position += 1
+                if c == UInt8(ascii: "}") { break }
+                guard c == UInt8(ascii: ",") else {
+                    s.position -= 1
+                    throw s.error("expected ',' or '}', found \(s.describeHere())")
+                }
+            }
+        }
+        s.skipSpace()
+        guard s.atEnd else { throw s.error("expected the end of the line after the object, found \(s.describeHere())") }
+        let hasLat = !fix.lat.isNaN
+        let hasLon = !fix.lon.isNaN
+        guard hasLat, hasLon else {
+            let missing = !hasLat && !hasLon ? "\"lat\" and \"lon\"" : !hasLat ? "\"lat\"" : "\"lon\""
+            throw JSONSyntaxError(message: "a fix needs \(missing) (WGS 84 degrees) but this object has no \(missing)", offset: 0)
+        }
+        guard fix.lat >= -90, fix.lat <= 90 else {
+            throw JSONSyntaxError(message: "lat \(DecimalNumber.text(fix.lat)) is out of range: expected degrees in [-90, 90]", offset: 0)
+        }
+        guard fix.lon >= -180, fix.lon <= 180 else {
+            throw JSONSyntaxError(message: "lon \(DecimalNumber.text(fix.lon)) is out of range: expected degrees in [-180, 180]", offset: 0)
+        }
+        return fix
+    }
+
+    /// Matches a key's bytes against the known members without making a String.
+    @inline(__always)
+    static func field(_ bytes: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> FixField? {
+        let n = r.count
+        guard n >= 3, n <= 6 else { return nil }
+        let b = bytes.baseAddress! + r.lowerBound
+        @inline(__always) func eq(_ word: StaticString) -> Bool {
+            word.utf8CodeUnitCount == n && memcmpBytes(b, word.utf8Start, n)
+        }
+        switch b[0] {
+        case UInt8(ascii: "l"): return eq("lat") ? .lat : eq("lon") ? .lon : nil
+        case UInt8(ascii: "t"): return eq("time") ? .time : eq("trace") ? .trace : nil
+        case UInt8(ascii: "a"): return eq("alt") ? .alt : nil
+        case UInt8(ascii: "h"): return eq("hacc") ? .hacc : eq("hdop") ? .hdop : nil
+        case UInt8(ascii: "v"): return eq("vacc") ? .vacc : eq("vdop") ? .vdop : nil
+        case UInt8(ascii: "s"): return eq("speed") ? .speed : eq("sat") ? .sat : eq("seg") ? .seg : nil
+        case UInt8(ascii: "c"): return eq("course") ? .course : eq("cacc") ? .cacc : nil
+        case UInt8(ascii: "p"): return eq("pdop") ? .pdop : nil
+        case UInt8(ascii: "n"): return eq("name") ? .name : nil
+        default: return nil
+        }
+    }
+
+    private mutating func decodeField(_ field: FixField, _ s: inout JSONScanner, into fix: inout Fix) throws(JSONSyntaxError) {
+        if s.skipNull() {
+            switch field {
+            case .lat, .lon: throw s.error("\"\(field.rawValue)\" is null: expected a number of degrees")
+            default: return
+            }
+        }
+        switch field {
+        case .time:
+            let at = s.position
+            let (r, escaped) = try s.scanString()
+            let parsed: Timestamp?
+            if escaped {
+                parsed = Timestamp.parse(s.stringValue(r, escaped: true))
+            } else {
+                parsed = Timestamp.parse(UnsafeBufferPointer(rebasing: s.bytes[r]))
+            }
+            guard let parsed else {
+                throw JSONSyntaxError(
+                    message: "\"time\" \(String(decoding: UnsafeBufferPointer(rebasing: s.bytes[r]), as: UTF8.self).debugDescription) is not an RFC 3339 time such as 2026-01-01T09:00:00Z",
+                    offset: at)
+            }
+            fix.time = parsed
+        case .name:
+            let (r, escaped) = try stringMember(field, &s)
+            fix.name = s.stringValue(r, escaped: escaped)
+        case .trace:
+            let (r, escaped) = try stringMember(field, &s)
+            fix.trace = escaped ? s.stringValue(r, escaped: true) : internedTrace(UnsafeBufferPointer(rebasing: s.bytes[r]))
+        case .sat, .seg:
+            let v = try number(field, &s)
+            guard v >= 0, v == v.rounded(), v < 1e15 else {
+                throw s.error("\"\(field.rawValue)\" must be a whole number >= 0, not \(DecimalNumber.text(v))")
+            }
+            if field == .sat { fix.sat = Int(v) } else { fix.seg = Int(v) }
+        case .lat: fix.lat = try number(field, &s)
+        case .lon: fix.lon = try number(field, &s)
+        case .alt: fix.alt = try number(field, &s)
+        case .hacc: fix.hacc = try number(field, &s)
+        case .vacc: fix.vacc = try number(field, &s)
+        case .speed: fix.speed = try number(field, &s)
+        case .course: fix.course = try number(field, &s)
+        case .cacc: fix.cacc = try number(field, &s)
+        case .hdop: fix.hdop = try number(field, &s)
+        case .vdop: fix.vdop = try number(field, &s)
+        case .pdop: fix.pdop = try number(field, &s)
+        }
+    }
+
+    private func number(_ field: FixField, _ s: inout JSONScanner) throws(JSONSyntaxError) -> Double {
+        guard let c = s.peek(), c == UInt8(ascii: "-") || c &- 48 < 10 else {
+            throw s.error("\"\(field.rawValue)\" must be a number, found \(s.describeHere())")
+        }
+        let text = try s.scanNumber()
+        guard let v = DecimalNumber.parse(text) else {
+            throw s.error("\"\(field.rawValue)\" is too large for a double")
+        }
+        return v
+    }
+
+    private func stringMember(_ field: FixField, _ s: inout JSONScanner) throws(JSONSyntaxError) -> (Range<Int>, Bool) {
+        guard s.peek() == UInt8(ascii: "\"") else {
+            throw s.error("\"\(field.rawValue)\" must be a string, found \(s.describeHere())")
+        }
+        return try s.scanString()
+    }
+
+    private mutating func internedTrace(_ raw: UnsafeBufferPointer<UInt8>) -> String {
+        if raw.elementsEqual(lastTraceBytes) { return lastTrace }
+        lastTraceBytes = Array(raw)
+        lastTrace = String(decoding: raw, as: UTF8.self)
+        return lastTrace
+    }
+}
+
+@inline(__always)
+func memcmpBytes(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+    for k in 0..<n where a[k] != b[k] { return false }
+    return true
+}
+
+/// A line that is not a usable fix, with words a user can act on.
+public struct FixDecodingError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+}
+
+extension FixDecoder {
+    /// Appends the members of a JSON object, verbatim, to `fix.extra`: how gpx2fix restores the
+    /// members fix2gpx kept in its `json` extension.
+    public static func appendMembers(ofObject bytes: UnsafeBufferPointer<UInt8>, to fix: inout Fix) throws(JSONSyntaxError) {
+        var s = JSONScanner(bytes)
+        try s.expect(UInt8(ascii: "{"), "'{'")
+        s.skipSpace()
+        if s.peek() == UInt8(ascii: "}") {
+            s.position += 1
+        } else {
+            while true {
+                s.skipSpace()
+                let start = s.position
+                _ = try s.scanString()
+                try s.expect(UInt8(ascii: ":"), "':' after the member name")
+                try s.skipValue()
+                fix.appendExtra(UnsafeBufferPointer(rebasing: bytes[start..<s.position]))
+                s.skipSpace()
+                guard let c = s.peek() else { throw s.error("expected ',' or '}', found the end") }
+                s.position += 1
+                if c == UInt8(ascii: "}") { break }
+                guard c == UInt8(ascii: ",") else { throw s.error("expected ',' or '}'") }
+            }
+        }
+        s.skipSpace()
+        guard s.atEnd else { throw s.error("unexpected text after the object") }
+    }
+}

@@ -1,0 +1,235 @@
+/// A forward-only reader of one JSON text held in bytes: the part of a hand-written codec
+/// that every record decoder shares. It validates as it goes (RFC 8259 grammar) and never
+/// allocates except to unescape a string that has escapes.
+///
+/// Errors are `JSONSyntaxError` values with a byte offset and words a user can act on.
+struct JSONScanner {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var position: Int = 0
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+    }
+
+    static let maxDepth = 256
+
+    var atEnd: Bool { position >= bytes.count }
+
+    @inline(__always)
+    mutating func skipSpace() {
+        while position < bytes.count {
+            let c = bytes[position]
+            guard c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D else { return }
+            position += 1
+        }
+    }
+
+    @inline(__always)
+    func peek() -> UInt8? {
+        position < bytes.count ? bytes[position] : nil
+    }
+
+    func error(_ message: String) -> JSONSyntaxError {
+        JSONSyntaxError(message: message, offset: position)
+    }
+
+    func describeHere() -> String {
+        guard let c = peek() else { return "the end of the line" }
+        if c >= 0x20 && c < 0x7F { return "'\(Character(Unicode.Scalar(c)))'" }
+        return "byte 0x" + String(c, radix: 16)
+    }
+
+    mutating func expect(_ c: UInt8, _ what: String) throws(JSONSyntaxError) {
+        skipSpace()
+        guard peek() == c else { throw error("expected \(what), found \(describeHere())") }
+        position += 1
+    }
+
+    /// Reads a string whose opening quote is at `position`. Returns the raw bytes between the
+    /// quotes and whether they contain escapes.
+    mutating func scanString() throws(JSONSyntaxError) -> (range: Range<Int>, escaped: Bool) {
+        guard peek() == UInt8(ascii: "\"") else { throw error("expected a string, found \(describeHere())") }
+        position += 1
+        let start = position
+        var escaped = false
+        while position < bytes.count {
+            let c = bytes[position]
+            if c == UInt8(ascii: "\"") {
+                position += 1
+                return (start..<(position - 1), escaped)
+            }
+            if c == UInt8(ascii: "\\") {
+                escaped = true
+                position += 1
+                guard position < bytes.count else { break }
+                switch bytes[position] {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+                    UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                    position += 1
+                case UInt8(ascii: "u"):
+                    guard position + 4 < bytes.count, (1...4).allSatisfy({ isHexDigit(bytes[position + $0]) }) else {
+                        throw error("a \\u escape needs four hex digits")
+                    }
+                    position += 5
+                default:
+                    throw error("unknown escape \\\(Character(Unicode.Scalar(bytes[position])))")
+                }
+                continue
+            }
+            if c < 0x20 { throw error("a control character (0x\(String(c, radix: 16))) inside a string must be escaped") }
+            position += 1
+        }
+        throw JSONSyntaxError(message: "a string is not closed before the end of the line", offset: start - 1)
+    }
+
+    /// The value of a string scanned by `scanString`, escapes resolved.
+    func stringValue(_ range: Range<Int>, escaped: Bool) -> String {
+        let raw = UnsafeBufferPointer(rebasing: bytes[range])
+        if !escaped { return String(decoding: raw, as: UTF8.self) }
+        var out: [UInt8] = []
+        out.reserveCapacity(raw.count)
+        var i = 0
+        while i < raw.count {
+            let c = raw[i]
+            guard c == UInt8(ascii: "\\") else {
+                out.append(c)
+                i += 1
+                continue
+            }
+            let e = raw[i + 1]
+            i += 2
+            switch e {
+            case UInt8(ascii: "b"): out.append(0x08)
+            case UInt8(ascii: "f"): out.append(0x0C)
+            case UInt8(ascii: "n"): out.append(0x0A)
+            case UInt8(ascii: "r"): out.append(0x0D)
+            case UInt8(ascii: "t"): out.append(0x09)
+            case UInt8(ascii: "u"):
+                var scalar = hex4(raw, i)
+                i += 4
+                if (0xD800..<0xDC00).contains(scalar), i + 5 < raw.count, raw[i] == UInt8(ascii: "\\"),
+                    raw[i + 1] == UInt8(ascii: "u")
+                {
+                    let low = hex4(raw, i + 2)
+                    if (0xDC00..<0xE000).contains(low) {
+                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                        i += 6
+                    }
+                }
+                // A lone surrogate cannot be UTF-8: it becomes U+FFFD, as String would make it.
+                let u = Unicode.Scalar(scalar) ?? "\u{FFFD}"
+                out.append(contentsOf: UTF8.encode(u)!)
+            default: out.append(e)  // \" \\ \/
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private func hex4(_ raw: UnsafeBufferPointer<UInt8>, _ at: Int) -> UInt32 {
+        var v: UInt32 = 0
+        for k in 0..<4 {
+            let c = raw[at + k]
+            let d: UInt32
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): d = UInt32(c - 48)
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): d = UInt32(c - 87)
+            default: d = UInt32(c - 55)
+            }
+            v = v << 4 | d
+        }
+        return v
+    }
+
+    /// Scans a JSON number at `position` and returns its bytes.
+    mutating func scanNumber() throws(JSONSyntaxError) -> UnsafeBufferPointer<UInt8> {
+        let start = position
+        if peek() == UInt8(ascii: "-") { position += 1 }
+        guard let first = peek(), first &- 48 < 10 else { throw error("expected a number, found \(describeHere())") }
+        if first == UInt8(ascii: "0") {
+            position += 1
+        } else {
+            while let c = peek(), c &- 48 < 10 { position += 1 }
+        }
+        if peek() == UInt8(ascii: ".") {
+            position += 1
+            guard let c = peek(), c &- 48 < 10 else { throw error("expected a digit after the decimal point") }
+            while let c = peek(), c &- 48 < 10 { position += 1 }
+        }
+        if let c = peek(), c == UInt8(ascii: "e") || c == UInt8(ascii: "E") {
+            position += 1
+            if let s = peek(), s == UInt8(ascii: "+") || s == UInt8(ascii: "-") { position += 1 }
+            guard let c = peek(), c &- 48 < 10 else { throw error("expected a digit in the exponent") }
+            while let c = peek(), c &- 48 < 10 { position += 1 }
+        }
+        return UnsafeBufferPointer(rebasing: bytes[start..<position])
+    }
+
+    /// Skips any JSON value, checking its grammar.
+    mutating func skipValue(depth: Int = 0) throws(JSONSyntaxError) {
+        skipSpace()
+        guard let c = peek() else { throw error("expected a value, found the end of the line") }
+        switch c {
+        case UInt8(ascii: "\""):
+            _ = try scanString()
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            guard depth < JSONScanner.maxDepth else { throw error("values nested deeper than \(JSONScanner.maxDepth)") }
+            let close = c == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
+            position += 1
+            skipSpace()
+            if peek() == close {
+                position += 1
+                return
+            }
+            while true {
+                if close == UInt8(ascii: "}") {
+                    skipSpace()
+                    _ = try scanString()
+                    try expect(UInt8(ascii: ":"), "':' after a member name")
+                }
+                try skipValue(depth: depth + 1)
+                skipSpace()
+                guard let d = peek() else { throw error("expected ',' or '\(Character(Unicode.Scalar(close)))', found the end of the line") }
+                position += 1
+                if d == close { return }
+                guard d == UInt8(ascii: ",") else {
+                    position -= 1
+                    throw error("expected ',' or '\(Character(Unicode.Scalar(close)))', found \(describeHere())")
+                }
+            }
+        case UInt8(ascii: "t"): try literal("true")
+        case UInt8(ascii: "f"): try literal("false")
+        case UInt8(ascii: "n"): try literal("null")
+        default:
+            _ = try scanNumber()
+        }
+    }
+
+    mutating func literal(_ word: StaticString) throws(JSONSyntaxError) {
+        let n = word.utf8CodeUnitCount
+        guard position + n <= bytes.count else { throw error("expected a value, found \(describeHere())") }
+        for k in 0..<n where bytes[position + k] != word.utf8Start[k] {
+            throw error("expected a value, found \(describeHere())")
+        }
+        position += n
+    }
+
+    /// Whether the next bytes are the literal `null` (consumed if so).
+    mutating func skipNull() -> Bool {
+        guard position + 4 <= bytes.count, bytes[position] == UInt8(ascii: "n"), bytes[position + 1] == UInt8(ascii: "u"),
+            bytes[position + 2] == UInt8(ascii: "l"), bytes[position + 3] == UInt8(ascii: "l")
+        else { return false }
+        position += 4
+        return true
+    }
+}
+
+@inline(__always)
+func isHexDigit(_ c: UInt8) -> Bool {
+    (c &- 48) < 10 || (c | 0x20) &- 97 < 6
+}
+
+/// A JSON text that breaks the grammar, at a byte offset within its line.
+public struct JSONSyntaxError: Error, Sendable {
+    public var message: String
+    public var offset: Int
+}

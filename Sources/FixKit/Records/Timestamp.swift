@@ -1,0 +1,218 @@
+/// An instant in UTC, to the millisecond: what the fix record's `time` can say.
+///
+/// Parsed from and written to RFC 3339 by hand, from bytes: Foundation's
+/// `ISO8601DateFormatter` costs about 44 µs a date, which is more than the rest of a record.
+/// Civil dates use the proleptic Gregorian calendar (Howard Hinnant's `days_from_civil`),
+/// so years 0000 to 9999 work, including the far past and future some files carry.
+public struct Timestamp: Hashable, Comparable, Sendable {
+    /// Milliseconds since 1970-01-01T00:00:00Z; negative before it.
+    public var milliseconds: Int64
+
+    public init(milliseconds: Int64) {
+        self.milliseconds = milliseconds
+    }
+
+    public init(seconds: Double) {
+        self.milliseconds = Int64((seconds * 1000).rounded())
+    }
+
+    public var seconds: Double { Double(milliseconds) / 1000 }
+
+    public static func < (a: Timestamp, b: Timestamp) -> Bool { a.milliseconds < b.milliseconds }
+
+    /// 2000-01-01T00:00:00Z, fix2gpx's default start for fixes without time.
+    public static let y2k = Timestamp(milliseconds: 946_684_800_000)
+}
+
+extension Timestamp {
+    /// Days from 1970-01-01 to the civil date `y-m-d` (proleptic Gregorian).
+    @inline(__always)
+    static func daysFromCivil(_ y: Int64, _ m: Int64, _ d: Int64) -> Int64 {
+        let y = m <= 2 ? y - 1 : y
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = m > 2 ? m - 3 : m + 9
+        let doy = (153 * mp + 2) / 5 + d - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    /// The civil date of a day count from 1970-01-01; the inverse of `daysFromCivil`.
+    @inline(__always)
+    static func civilFromDays(_ z: Int64) -> (year: Int64, month: Int64, day: Int64) {
+        let z = z + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+    }
+
+    static func daysInMonth(_ year: Int64, _ month: Int64) -> Int64 {
+        switch month {
+        case 2: return (year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    public init?(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0, millisecond: Int = 0) {
+        guard (1...12).contains(month), day >= 1, day <= Int(Timestamp.daysInMonth(Int64(year), Int64(month))),
+            (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second), (0...999).contains(millisecond)
+        else { return nil }
+        let days = Timestamp.daysFromCivil(Int64(year), Int64(month), Int64(day))
+        let secs = days * 86_400 + Int64(hour * 3600 + minute * 60 + second)
+        self.milliseconds = secs * 1000 + Int64(millisecond)
+    }
+}
+
+// MARK: - Parsing
+
+extension Timestamp {
+    /// Parses an RFC 3339 / ISO 8601 date-time from bytes, as GPS files write them.
+    ///
+    /// Accepts `YYYY-MM-DDTHH:MM:SS`, an optional fraction of any length (rounded to the
+    /// millisecond), and a zone of `Z`, `±HH:MM`, `±HHMM` or `±HH`; no zone means UTC. `t`, `z`
+    /// and a space for `T` are accepted too (RFC 3339 §5.6 allows them). Surrounding XML
+    /// whitespace is ignored. A leap second (`:60`) counts as the first second of the next minute.
+    /// Returns nil for anything else: a calendar date that does not exist, a missing field.
+    public static func parse(_ text: UnsafeBufferPointer<UInt8>) -> Timestamp? {
+        var start = 0
+        var end = text.count
+        while start < end, isXMLSpace(text[start]) { start += 1 }
+        while end > start, isXMLSpace(text[end - 1]) { end -= 1 }
+        var i = start
+
+        @inline(__always) func digits(_ n: Int) -> Int64? {
+            guard i + n <= end else { return nil }
+            var v: Int64 = 0
+            for k in 0..<n {
+                let c = text[i + k] &- 48
+                guard c < 10 else { return nil }
+                v = v * 10 + Int64(c)
+            }
+            i += n
+            return v
+        }
+        @inline(__always) func expect(_ c: UInt8) -> Bool {
+            guard i < end, text[i] == c else { return false }
+            i += 1
+            return true
+        }
+
+        guard let year = digits(4), expect(UInt8(ascii: "-")), let month = digits(2), expect(UInt8(ascii: "-")),
+            let day = digits(2)
+        else { return nil }
+        guard i < end, text[i] == UInt8(ascii: "T") || text[i] == UInt8(ascii: "t") || text[i] == UInt8(ascii: " ")
+        else { return nil }
+        i += 1
+        guard let hour = digits(2), expect(UInt8(ascii: ":")), let minute = digits(2), expect(UInt8(ascii: ":")),
+            let second = digits(2)
+        else { return nil }
+        guard (1...12).contains(month), day >= 1, day <= daysInMonth(year, month), hour <= 23, minute <= 59,
+            second <= 60
+        else { return nil }
+
+        // Fraction: keep four digits, round to milliseconds.
+        var tenthsOfMs: Int64 = 0
+        if i < end, text[i] == UInt8(ascii: ".") || text[i] == UInt8(ascii: ",") {
+            i += 1
+            var n = 0
+            while i < end, text[i] &- 48 < 10 {
+                if n < 4 { tenthsOfMs = tenthsOfMs * 10 + Int64(text[i] - 48) }
+                n += 1
+                i += 1
+            }
+            guard n > 0 else { return nil }
+            for _ in n..<max(n, 4) { tenthsOfMs *= 10 }
+        }
+        var offsetSeconds: Int64 = 0
+        if i < end {
+            let c = text[i]
+            if c == UInt8(ascii: "Z") || c == UInt8(ascii: "z") {
+                i += 1
+            } else if c == UInt8(ascii: "+") || c == UInt8(ascii: "-") {
+                i += 1
+                guard let oh = digits(2), oh <= 23 else { return nil }
+                var om: Int64 = 0
+                if i < end {
+                    _ = expect(UInt8(ascii: ":"))
+                    guard let m = digits(2), m <= 59 else { return nil }
+                    om = m
+                }
+                offsetSeconds = (oh * 3600 + om * 60) * (c == UInt8(ascii: "-") ? -1 : 1)
+            } else {
+                return nil
+            }
+        }
+        guard i == end else { return nil }
+        let days = daysFromCivil(year, month, day)
+        let secs = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
+        return Timestamp(milliseconds: secs * 1000 + (tenthsOfMs + 5) / 10)
+    }
+
+    public static func parse(_ text: String) -> Timestamp? {
+        var text = text
+        return text.withUTF8 { parse($0) }
+    }
+}
+
+@inline(__always)
+func isXMLSpace(_ c: UInt8) -> Bool {
+    c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D
+}
+
+// MARK: - Writing
+
+extension Timestamp {
+    /// Appends the SPEC form: `YYYY-MM-DDTHH:MM:SSZ`, or `.mmmZ` when the second is not whole.
+    /// Years outside 0000...9999 cannot be written in RFC 3339; they are clamped to its range.
+    public func write(into out: inout [UInt8]) {
+        var ms = milliseconds
+        let minMs = Timestamp.daysFromCivil(0, 1, 1) * 86_400_000
+        let maxMs = Timestamp.daysFromCivil(10_000, 1, 1) * 86_400_000 - 1
+        ms = min(max(ms, minMs), maxMs)
+        var days = ms / 86_400_000
+        var rem = ms % 86_400_000
+        if rem < 0 {
+            rem += 86_400_000
+            days -= 1
+        }
+        let (y, m, d) = Timestamp.civilFromDays(days)
+        let secOfDay = rem / 1000
+        let frac = rem % 1000
+        @inline(__always) func two(_ v: Int64) {
+            out.append(UInt8(48 + v / 10))
+            out.append(UInt8(48 + v % 10))
+        }
+        two(y / 100)
+        two(y % 100)
+        out.append(UInt8(ascii: "-"))
+        two(m)
+        out.append(UInt8(ascii: "-"))
+        two(d)
+        out.append(UInt8(ascii: "T"))
+        two(secOfDay / 3600)
+        out.append(UInt8(ascii: ":"))
+        two(secOfDay / 60 % 60)
+        out.append(UInt8(ascii: ":"))
+        two(secOfDay % 60)
+        if frac != 0 {
+            out.append(UInt8(ascii: "."))
+            out.append(UInt8(48 + frac / 100))
+            two(frac % 100)
+        }
+        out.append(UInt8(ascii: "Z"))
+    }
+
+    /// The RFC 3339 text, as `write(into:)` writes it.
+    public var rfc3339: String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(24)
+        write(into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
