@@ -5,7 +5,8 @@
 ///
 /// Read, in the GPX namespace (see `GPXNamespace`):
 /// - `<trk>` `<name>` → `trace`; each `<trkseg>` is `seg`, counted from 0 within its track
-///   (empty segments count, so the numbers match the file).
+///   (empty segments count, so the numbers match the file). fix2gpx marks a track whose
+///   fixes had no `seg` with `<fixkit:unsegmented/>` in the track's `<extensions>`.
 /// - `<rte>` `<name>` → `trace`; `<rtept>` has no `seg`.
 /// - `<trkpt|rtept|wpt lat="…" lon="…">` with `<ele>` → `alt`, `<time>`, `<hdop>`, `<vdop>`,
 ///   `<pdop>`, `<sat>`, `<name>`, GPX 1.0's `<speed>` and `<course>` (and COROS's `<cog>`).
@@ -29,6 +30,7 @@ struct GPXDocument {
     private var trkDepth = 0
     private var trkName: String?
     private var segIndex = -1
+    private var trkUnsegmented = false
     private var rteDepth = 0
     private var rteName: String?
     private var containerNameDepth = 0  // depth of a trk/rte <name> being read
@@ -91,12 +93,17 @@ struct GPXDocument {
             }
             return
         }
+        if ns == .fixKit, element == .unsegmented, trkDepth != 0 {
+            trkUnsegmented = true
+            return
+        }
         guard ns == .gpx else { return }
         switch element {
         case .trk:
             trkDepth = depth
             trkName = nil
             segIndex = -1
+            trkUnsegmented = false
         case .rte:
             rteDepth = depth
             rteName = nil
@@ -192,7 +199,7 @@ struct GPXDocument {
         switch kind {
         case .trkpt where trkDepth != 0:
             fix.trace = trkName ?? fileName
-            if segIndex >= 0 { fix.seg = segIndex }
+            if segIndex >= 0, !trkUnsegmented { fix.seg = segIndex }
         case .rtept where rteDepth != 0:
             fix.trace = rteName ?? fileName
         default:
@@ -206,14 +213,15 @@ struct GPXDocument {
         let field = capture
         if captureIsContainerName {
             captureIsContainerName = false
-            let name = trimmedString()
-            guard !name.isEmpty else { return }
+            // Names are kept exactly (fix2gpx writes them back so); one of white space only is none.
+            guard !text.allSatisfy(isXMLSpace) else { return }
+            let name = String(decoding: text, as: UTF8.self)
             if depth == trkDepth + 1, trkDepth != 0 { trkName = name } else if rteDepth != 0 { rteName = name }
             return
         }
         guard pointValid else { return }
         if field == .name {
-            fix.name = trimmedString()
+            if !text.isEmpty { fix.name = String(decoding: text, as: UTF8.self) }
             return
         }
         if field == .json {

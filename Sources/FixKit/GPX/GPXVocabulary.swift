@@ -25,6 +25,8 @@ enum GPXName: Equatable {
     case hacc, vacc, cacc
     /// fix2gpx's members that no GPX element holds, as a JSON object.
     case json
+    /// fix2gpx's mark on a `<trk>` whose fixes had no `seg`.
+    case unsegmented
     case unknown
 
     static func of(_ p: UnsafePointer<UInt8>) -> GPXName {
@@ -43,6 +45,7 @@ enum GPXName: Equatable {
         case UInt8(ascii: "e"):
             if eq("ele") { return .ele }
             if eq("extensions") { return .extensions }
+        case UInt8(ascii: "u"): if eq("unsegmented") { return .unsegmented }
         case UInt8(ascii: "r"):
             if eq("rtept") { return .rtept }
             if eq("rte") { return .rte }

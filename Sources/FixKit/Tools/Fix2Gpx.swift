@@ -1,5 +1,95 @@
+/// fix2gpx: fixes in, GPX out: what gpx2fix reads, or an Xcode location-simulation file.
 public struct Fix2Gpx: Tool {
-    public static let description = ToolDescription(name: "fix2gpx", summary: "x", details: "", options: [])
-    public init(options: ParsedOptions) throws {}
-    public mutating func run(inputs: [InputName], context: ToolContext) throws {}
+    public static let description = ToolDescription(
+        name: "fix2gpx",
+        summary: "Write fixes (NDJSON) as a GPX 1.1 file, or as an Xcode location-simulation file.",
+        details: """
+            By default one <trk> per trace and one <trkseg> per seg; speed and course go into
+            Garmin's TrackPointExtension v2, hacc, vacc, cacc and any other member into an
+            extension of our own (urn:x-fixkit:gpx:1), so gpx2fix | fix2gpx | gpx2fix loses
+            nothing. With --xcode, one <wpt> with its <time> per fix, as Xcode's Simulate
+            Location reads it; a fix without time then needs --pace.
+
+            Examples:
+              gpx2fix ride.gpx | fixfilter --min-move 5 | fix2gpx --xcode > Ride.gpx
+              fix2gpx --xcode --pace 1.4 < walk.ndjson > Walk.gpx
+            """,
+        options: [
+            OptionSpec("xcode", help: "Write an Xcode location-simulation file: <gpx creator=\"Xcode\"> with one <wpt> and <time> per fix."),
+            OptionSpec(
+                "pace", value: "V",
+                help: "Give fixes without time a time at V metres per second from the last known time (or --start)."),
+            OptionSpec(
+                "start", value: "TIME",
+                help: "With --pace, the time of the first fix when no earlier fix has one (default 2000-01-01T00:00:00Z)."),
+        ])
+
+    let writer: GPXWriter
+    let pace: Double?
+    let start: Timestamp
+
+    public init(options: ParsedOptions) throws {
+        writer = GPXWriter(mode: options.has("xcode") ? .xcode : .track)
+        pace = try options.double("pace", default: nil, range: 1e-9...Double.greatestFiniteMagnitude)
+        start = try options.time("start") ?? .y2k
+        if options.string("start") != nil && pace == nil {
+            throw UsageError("--start is used with --pace, which gives fixes without time their times")
+        }
+    }
+
+    public mutating func run(inputs: [InputName], context: ToolContext) throws {
+        let output = context.output
+        var writer = self.writer
+        var decoder = FixDecoder()
+        var timing = PaceClock(pace: pace, start: start)
+        writer.begin(into: &output.buffer)
+        for name in inputs {
+            guard let input = try context.open(name) else { continue }
+            try input.forEachLine { line, number in
+                if line.allSatisfy(isXMLSpace) { return }
+                var fix: Fix
+                do throws(FixDecodingError) {
+                    fix = try decoder.decode(line)
+                } catch {
+                    try context.diagnostics.problem(name, line: number, error.message + "; line skipped")
+                    return
+                }
+                timing.fill(&fix)
+                if writer.mode == .xcode, fix.time == nil {
+                    try context.diagnostics.problem(
+                        name, line: number,
+                        "this fix has no time, which an Xcode simulation file needs for every point: give --pace V (metres per second) to make times; fix skipped")
+                    return
+                }
+                writer.write(fix, into: &output.buffer)
+                try output.didAppend()
+            }
+        }
+        writer.end(into: &output.buffer)
+    }
+}
+
+/// Gives fixes without time a time from the distance walked at a pace: `--pace`.
+struct PaceClock {
+    let pace: Double?
+    let start: Timestamp
+    private var last: (time: Timestamp, lat: Double, lon: Double)?
+
+    init(pace: Double?, start: Timestamp) {
+        self.pace = pace
+        self.start = start
+    }
+
+    mutating func fill(_ fix: inout Fix) {
+        guard let pace else { return }
+        if fix.time == nil {
+            if let last {
+                let d = Geodesy.distance(lat1: last.lat, lon1: last.lon, lat2: fix.lat, lon2: fix.lon)
+                fix.time = Timestamp(milliseconds: last.time.milliseconds + Int64((d / pace * 1000).rounded()))
+            } else {
+                fix.time = start
+            }
+        }
+        last = (fix.time!, fix.lat, fix.lon)
+    }
 }
