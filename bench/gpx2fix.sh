@@ -123,20 +123,21 @@ say ""
 
 # --- peak memory ------------------------------------------------------------------------------
 if ((have_time)); then
-    peak() { # label, then the command; prints peak RSS in MiB
-        local label=$1 kb
+    peak_kb=0
+    peak() { # label, then the command: prints its peak RSS in MiB, leaves it in kB in peak_kb
+        local label=$1
         shift
-        kb=$( { /usr/bin/time -v "$@" >/dev/null 2>/dev/null; } 2>&1 | true)
-        kb=$( (/usr/bin/time -v "$@" >/dev/null) 2>&1 | sed -n 's/.*Maximum resident set size (kbytes): *//p' | tail -1)
-        [[ -n $kb ]] || kb=0
-        printf '  %-34s %8s MiB\n' "$label" "$(python3 -c "print(f'{$kb / 1024:.1f}')")" | tee -a "$summary"
-        echo "$kb"
+        peak_kb=$( (/usr/bin/time -v "$@" >/dev/null) 2>&1 | sed -n 's/.*Maximum resident set size (kbytes): *//p' | tail -1)
+        [[ -n $peak_kb ]] || peak_kb=0
+        say "$(printf '  %-36s %8s MiB' "$label" "$(python3 -c "print(f'{$peak_kb / 1024:.1f}')")")"
     }
     say "peak memory (maximum resident set size, /usr/bin/time -v)"
-    g_kb=$(peak "gpx2fix ($N points)" "$gpx2fix" "$big" | tail -1)
-    peak "xmllint --stream ($N points)" xmllint --stream --noout "$big" >/dev/null
-    ((have_gpsbabel)) && peak "gpsbabel ($N points)" gpsbabel -t -i gpx -f "$big" -o unicsv -F /dev/null >/dev/null
-    s_kb=$(peak "gpx2fix ($small_n points)" "$gpx2fix" "$small" | tail -1)
+    peak "gpx2fix ($N points)" "$gpx2fix" "$big"
+    g_kb=$peak_kb
+    peak "xmllint --stream ($N points)" xmllint --stream --noout "$big"
+    ((have_gpsbabel)) && peak "gpsbabel ($N points)" gpsbabel -t -i gpx -f "$big" -o unicsv -F /dev/null
+    peak "gpx2fix ($small_n points)" "$gpx2fix" "$small"
+    s_kb=$peak_kb
     python3 - "$g_kb" "$s_kb" <<'EOF' | tee -a "$summary"
 import sys
 big, small = (int(v) / 1024 for v in sys.argv[1:3])

@@ -306,7 +306,6 @@ class Reader(xml.sax.handler.ContentHandler):
             return
         if local in ("trk", "rte"):
             self.containers.append(Container(depth))
-            frame.index = local
         elif local == "trkseg":
             trk = self.innermost("trk")
             if trk is not None and parent is not None and parent.gpx and parent.local == "trk" \

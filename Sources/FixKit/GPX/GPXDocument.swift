@@ -151,8 +151,20 @@ struct GPXDocument {
 
     // MARK: Pieces
 
-    private func namespace(_ uri: UnsafePointer<UInt8>?) -> GPXNamespace {
+    /// libxml2 interns namespace URIs in its dictionary, so the same pointer comes back for
+    /// every element of a namespace: remember the last few answers by pointer.
+    private var namespaceCache: [(UnsafePointer<UInt8>, GPXNamespace)] = []
+
+    private mutating func namespace(_ uri: UnsafePointer<UInt8>?) -> GPXNamespace {
         guard let uri else { return .gpx }
+        for (p, ns) in namespaceCache where p == uri { return ns }
+        let ns = classify(uri)
+        if namespaceCache.count >= 8 { namespaceCache.removeFirst() }
+        namespaceCache.append((uri, ns))
+        return ns
+    }
+
+    private func classify(_ uri: UnsafePointer<UInt8>) -> GPXNamespace {
         if cStringEquals(uri, GPXNamespace.gpx11) || cStringEquals(uri, GPXNamespace.gpx10) { return .gpx }
         if let rootURI, rootURI.withUnsafeBufferPointer({ cStringEquals(uri, $0) }) { return .gpx }
         if cStringEquals(uri, GPXNamespace.fixKitURI) { return .fixKit }
@@ -175,7 +187,7 @@ struct GPXDocument {
         extensionsDepth = 0
         fix = Fix(lat: 0, lon: 0)
         pointValid = false
-        let tag = "<\(kind)>"
+        var tag: String { kind == .trkpt ? "<trkpt>" : kind == .rtept ? "<rtept>" : "<wpt>" }
         func coordinate(_ name: String, limit: Double) throws -> Double? {
             guard let raw = attribute(name) else {
                 try problem(line, "\(tag) has no \(name) attribute: expected \(name)=\"degrees\"; point skipped")

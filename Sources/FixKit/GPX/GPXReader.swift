@@ -38,7 +38,11 @@ public struct GPXReader {
 
 /// libxml2's view of one parse. A class, so C callbacks can reach it through `userData`.
 private final class SAXState {
-    var document: GPXDocument
+    /// The document state lives behind a pointer: every SAX callback mutates it, and a stored
+    /// property of a class would pay a dynamic exclusivity check on each access. Safe because
+    /// libxml2 calls back on this thread only, one callback at a time, and the pointer is
+    /// freed in deinit, after the parse.
+    let document: UnsafeMutablePointer<GPXDocument>
     let onFix: (inout Fix, GPXReader.PointKind) throws -> Void
     let problem: (Int, String) throws -> Void
     var parser: xmlParserCtxtPtr?
@@ -47,9 +51,15 @@ private final class SAXState {
     var sawFatal = false
 
     init(document: GPXDocument, onFix: @escaping (inout Fix, GPXReader.PointKind) throws -> Void, problem: @escaping (Int, String) throws -> Void) {
-        self.document = document
+        self.document = .allocate(capacity: 1)
+        self.document.initialize(to: document)
         self.onFix = onFix
         self.problem = problem
+    }
+
+    deinit {
+        document.deinitialize(count: 1)
+        document.deallocate()
     }
 
     var line: Int { parser.map { Int(xmlSAX2GetLineNumber($0)) } ?? 0 }
@@ -80,7 +90,7 @@ private final class SAXState {
                 return nil
             }
             do {
-                try state.document.start(
+                try state.document.pointee.start(
                     name: localname, uri: uri, line: state.line, attribute: attribute, problem: state.problem)
             } catch {
                 state.fail(error)
@@ -91,7 +101,7 @@ private final class SAXState {
             let state = Unmanaged<SAXState>.fromOpaque(ctx).takeUnretainedValue()
             guard state.pendingError == nil else { return }
             do {
-                try state.document.end(line: state.line, problem: state.problem) { fix, kind in
+                try state.document.pointee.end(line: state.line, problem: state.problem) { fix, kind in
                     let k: GPXReader.PointKind = kind == .trkpt ? .track : kind == .rtept ? .route : .waypoint
                     try state.onFix(&fix, k)
                 }
@@ -102,8 +112,8 @@ private final class SAXState {
         let characters: charactersSAXFunc = { ctx, chars, count in
             guard let ctx, let chars, count > 0 else { return }
             let state = Unmanaged<SAXState>.fromOpaque(ctx).takeUnretainedValue()
-            if state.document.capturing {
-                state.document.characters(UnsafeBufferPointer(start: chars, count: Int(count)))
+            if state.document.pointee.capturing {
+                state.document.pointee.characters(UnsafeBufferPointer(start: chars, count: Int(count)))
             }
         }
         handler.characters = characters

@@ -137,7 +137,9 @@ public enum DecimalNumber {
             for p in 0...15 {
                 let scaled = magnitude * exactPowers[p]
                 if scaled >= 1e15 { break }
-                let m = scaled.rounded()
+                // Round half up by truncation: scaled is positive and below 2^63 here, and
+                // this avoids a libm call on the hottest path of every writer.
+                let m = Double(Int64(scaled + 0.5))
                 if m / exactPowers[p] == magnitude, m < 1e15 {
                     if value < 0 { out.append(UInt8(ascii: "-")) }
                     writeScaled(UInt64(m), decimals: p, into: &out)
