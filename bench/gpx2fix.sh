@@ -118,6 +118,13 @@ if "gpsbabel" in results:
           + ("ok" if b / g >= 5 else "MISSED"))
 else:
     print("  gpsbabel / gpx2fix         = n/a (gpsbabel not installed)")
+# On a shared machine wall time also counts waiting for a core; CPU time (user + system,
+# hyperfine's means) does not, so it is shown as a check on the wall-time ratios.
+cpu = {name: r["user"] + r["system"] for name, r in results.items()}
+line = f"  CPU time (user + sys, means): gpx2fix / xmllint --stream = {cpu['gpx2fix'] / cpu['xmllint --stream']:.2f}x"
+if "gpsbabel" in cpu:
+    line += f", gpsbabel / gpx2fix = {cpu['gpsbabel'] / cpu['gpx2fix']:.2f}x"
+print(line)
 EOF
 say ""
 

@@ -4,7 +4,7 @@
     python3 samples/make_walk.py > samples/walk.gpx
 
 Ten minutes (600 fixes at 1 Hz) of someone walking once around a city block near Waterloo,
-London, clockwise, with an 18-second wait at a pedestrian crossing. The block is a rectangle
+London, clockwise, with an 18-second stop at a shop window on the north side. The block is a rectangle
 with rounded corners, turned 17 degrees off north as streets are, sized so that the walk
 ends where it began.
 
@@ -14,7 +14,7 @@ report DOP write. The errors are what a phone shows in a street of tall building
 - position error: per-axis Gaussian, correlated from one second to the next (AR(1),
   coefficient 0.9), with a standard deviation of half the reported hAcc (phones report a
   cautious radius);
-- hAcc wanders between about 3.5 and 11 m, worse along the north-east side (tall
+- hAcc wanders between about 3.5 and 11 m, worse along the north side (tall
   buildings); vAcc between about 3 and 8 m; hdop is hAcc / 5, to one decimal;
 - speed: the true speed plus N(0, 0.08) m/s; course: the true heading plus N(0, 4) degrees;
 - Apple's "unknown" sentinels: the first fix has speed and course -1, and while standing
@@ -25,12 +25,13 @@ library only; numbers are written with fixed decimals, so the output is the same
 every platform.
 """
 
+import datetime
 import math
 import random
 import sys
 
 SEED = 20260314
-START = (2026, 3, 14, 8, 30, 0)  # UTC
+START = datetime.datetime(2026, 3, 14, 8, 30, 0, tzinfo=datetime.timezone.utc)
 FIXES = 600  # one a second
 NAME = "Morning walk"
 
@@ -57,7 +58,7 @@ def metres_per_degree(lat_deg):
 
 def speed_profile(rng):
     """True walking speed (m/s) for each second, and the seconds spent standing still."""
-    stop_start, stop_len = 231, 18  # waiting at the lights
+    stop_start, stop_len = 231, 18  # a look in a shop window
     speeds = []
     drift = 0.0
     for t in range(FIXES):
@@ -86,13 +87,13 @@ def block_path(perimeter):
     # Clockwise from the south-west corner, first heading north (in the block's own frame).
     pieces = [
         ("line", (-w / 2, -h / 2 + r), 0.0, straight_h),
-        ("arc", (-w / 2 + r, h / 2 - r), 180.0, arc),
+        ("arc", (-w / 2 + r, h / 2 - r), 270.0, arc),
         ("line", (-w / 2 + r, h / 2), 90.0, straight_w),
-        ("arc", (w / 2 - r, h / 2 - r), 90.0, arc),
+        ("arc", (w / 2 - r, h / 2 - r), 0.0, arc),
         ("line", (w / 2, h / 2 - r), 180.0, straight_h),
-        ("arc", (w / 2 - r, -h / 2 + r), 0.0, arc),
+        ("arc", (w / 2 - r, -h / 2 + r), 90.0, arc),
         ("line", (w / 2 - r, -h / 2), 270.0, straight_w),
-        ("arc", (-w / 2 + r, -h / 2 + r), 270.0, arc),
+        ("arc", (-w / 2 + r, -h / 2 + r), 180.0, arc),
     ]
     rot = math.radians(ROTATION_DEG)
 
@@ -121,21 +122,9 @@ def block_path(perimeter):
     return at
 
 
-def days_from_civil(y, m, d):
-    """Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm)."""
-    y -= m <= 2
-    era = (y if y >= 0 else y - 399) // 400
-    yoe = y - era * 400
-    doy = (153 * (m + (-3 if m > 2 else 9)) + 2) // 5 + d - 1
-    doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
-    return era * 146097 + doe - 719468
-
-
-def iso_time(seconds_since_epoch):
-    days, rem = divmod(seconds_since_epoch, 86400)
-    # Invert days_from_civil by search from the start date: the walk never crosses a month.
-    y, mo, d = START[0], START[1], START[2] + (days - days_from_civil(*START[:3]))
-    return "%04d-%02d-%02dT%02d:%02d:%02dZ" % (y, mo, d, rem // 3600, rem // 60 % 60, rem % 60)
+def iso_time(offset_seconds):
+    t = START + datetime.timedelta(seconds=offset_seconds)
+    return t.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def main():
@@ -147,7 +136,6 @@ def main():
         s.append(s[-1] + v)
     path = block_path(s[-1] + speeds[0])  # the loop closes one second after the last fix
     per_lat, per_lon = metres_per_degree(CENTRE_LAT)
-    t0 = days_from_civil(*START[:3]) * 86400 + START[3] * 3600 + START[4] * 60 + START[5]
 
     out = []
     out.append('<?xml version="1.0" encoding="UTF-8"?>')
@@ -159,7 +147,7 @@ def main():
     )
     out.append("  <metadata>")
     out.append("    <name>A walk around a city block (synthetic)</name>")
-    out.append("    <time>%s</time>" % iso_time(t0 + FIXES))
+    out.append("    <time>%s</time>" % iso_time(FIXES))
     out.append("  </metadata>")
     out.append("  <trk>")
     out.append("    <name>%s</name>" % NAME)
@@ -169,7 +157,8 @@ def main():
     hacc_level = vacc_level = 0.0
     for t in range(FIXES):
         east, north, heading = path(s[t])
-        # Accuracy: a slow wander, worse on the north-east side where the buildings are tall.
+        # Accuracy: a slow wander, worse on the north side (heading east in the block's frame),
+        # where the buildings are tall.
         hacc_level = 0.97 * hacc_level + rng.gauss(0.0, 0.25)
         canyon = 2.5 * max(0.0, math.sin(math.radians(heading - ROTATION_DEG)))
         hacc = min(max(4.7 + canyon + hacc_level, 3.5), 11.0)
@@ -196,7 +185,7 @@ def main():
             '      <trkpt lon="%.6f" lat="%.6f"><ele>%.6f</ele><time>%s</time><hdop>%.1f</hdop>'
             "<extensions><speed>%.6f</speed><course>%.6f</course><hAcc>%.6f</hAcc><vAcc>%.6f</vAcc>"
             "</extensions></trkpt>"
-            % (lon, lat, ele, iso_time(t0 + t), hdop, speed, course, hacc, vacc)
+            % (lon, lat, ele, iso_time(t), hdop, speed, course, hacc, vacc)
         )
 
     out.append("    </trkseg>")

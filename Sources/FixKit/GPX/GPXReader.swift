@@ -49,6 +49,8 @@ private final class SAXState {
     /// A Swift error thrown inside a callback; the parse is stopped and it is rethrown.
     var pendingError: Error?
     var sawFatal = false
+    /// Set while the end of the input is pushed: a fatal error then means a cut-off file.
+    var terminating = false
 
     init(document: GPXDocument, onFix: @escaping (inout Fix, GPXReader.PointKind) throws -> Void, problem: @escaping (Int, String) throws -> Void) {
         self.document = .allocate(capacity: 1)
@@ -153,6 +155,7 @@ private final class SAXState {
             while going {
                 let n = try buffer.withUnsafeMutableBytes { try input.read(into: $0.baseAddress!, capacity: $0.count) }
                 if n == 0 {
+                    terminating = true
                     _ = push(UnsafeRawBufferPointer(start: nil, count: 0), terminate: true)
                     break
                 }
@@ -174,6 +177,11 @@ private final class SAXState {
         }
         var message = e.message.map { String(cString: $0) } ?? "XML error \(e.code)"
         while message.last?.isWhitespace == true { message.removeLast() }
+        if terminating, document.pointee.depth > 0 {
+            // libxml2's words for this ("Extra content at the end of the document", "Premature
+            // end of data") do not say what happened.
+            message = "the input ends inside an open element, as a truncated file does (libxml2: \(message))"
+        }
         let kind = level == XML_ERR_FATAL.rawValue ? "XML is not well formed" : "XML error"
         let column = e.int2 > 0 ? " (column \(e.int2))" : ""
         let stop = level == XML_ERR_FATAL.rawValue ? "; reading stops here" : ""

@@ -41,11 +41,11 @@ enum Tools {
     }
 
     /// Runs `tool` with `arguments`, feeding `stdin` (or nothing), and waits for it.
-    static func run(_ tool: String, _ arguments: [String] = [], stdin: Data? = nil) throws -> Result {
-        try runExecutable(productsDirectory.appendingPathComponent(tool), arguments, stdin: stdin)
+    static func run(_ tool: String, _ arguments: [String] = [], stdin: Data? = nil, in directory: URL? = nil) throws -> Result {
+        try runExecutable(productsDirectory.appendingPathComponent(tool), arguments, stdin: stdin, in: directory)
     }
 
-    static func runExecutable(_ executable: URL, _ arguments: [String], stdin: Data? = nil) throws -> Result {
+    static func runExecutable(_ executable: URL, _ arguments: [String], stdin: Data? = nil, in directory: URL? = nil) throws -> Result {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fixkit-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -58,6 +58,7 @@ enum Tools {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
         process.standardInput = try FileHandle(forReadingFrom: inURL)
         process.standardOutput = try FileHandle(forWritingTo: outURL)
         process.standardError = try FileHandle(forWritingTo: errURL)
@@ -66,6 +67,13 @@ enum Tools {
         return Result(
             status: process.terminationStatus, stdout: try Data(contentsOf: outURL),
             stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+    }
+
+    /// Runs a shell pipeline with bash (`set -o pipefail` is not set: callers read PIPESTATUS).
+    static func shell(_ script: String) throws -> Result {
+        var env = "PATH=\(productsDirectory.path):$PATH; "
+        env += script
+        return try runExecutable(URL(fileURLWithPath: "/bin/bash"), ["-c", env])
     }
 
     /// Whether a command is on PATH (xmllint, python3, gpsbabel).
