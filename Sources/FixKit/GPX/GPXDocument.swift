@@ -13,7 +13,8 @@
 /// - Inside a point's `<extensions>`, in any namespace: `speed` and `course` (Garmin
 ///   TrackPointExtension v1/v2, ClueTrust gpxdata, Apple Health), `hAcc`/`hacc`/
 ///   `accuracy_horizontal` → `hacc`, `vAcc`/`vacc`/`accuracy_vertical` → `vacc`, `cacc`; and
-///   fix2gpx's `json` (our namespace only), whose members become the fix's extra members.
+///   fix2gpx's `json` (our namespace only), whose members become the fix's extra members, and
+///   its `lon`, which restores a longitude of 180 that the `lon` attribute cannot hold.
 /// A track's `<name>` must come before its points (as the schema orders it) to name them; a
 /// name that arrives later is ignored, since the points are already written.
 struct GPXDocument {
@@ -86,7 +87,7 @@ struct GPXDocument {
             } else if extensionsDepth != 0 {
                 switch element {
                 case .speed, .course, .hacc, .vacc, .cacc: beginCapture(element)
-                case .json where ns == .fixKit: beginCapture(element)
+                case .json where ns == .fixKit, .lon where ns == .fixKit: beginCapture(element)
                 case .extensions where ns == .gpx: break
                 default: break
                 }
@@ -281,6 +282,8 @@ struct GPXDocument {
         case .speed:
             // Negative speeds are "unknown" sentinels (Apple writes -1): absent, not an error.
             if fix.speed == nil, v >= 0 { fix.speed = v }
+        case .lon:
+            if v == 180 || v == -180 { fix.lon = v }
         case .course, .cog:
             if fix.course == nil, v >= 0 { fix.course = v < 360 ? v : v.truncatingRemainder(dividingBy: 360) }
         default: break

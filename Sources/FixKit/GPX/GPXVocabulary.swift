@@ -27,6 +27,8 @@ enum GPXName: Equatable {
     case json
     /// fix2gpx's mark on a `<trk>` whose fixes had no `seg`.
     case unsegmented
+    /// fix2gpx's longitude of 180, which GPX's `lon` attribute cannot hold.
+    case lon
     case unknown
 
     static func of(_ p: UnsafePointer<UInt8>) -> GPXName {
@@ -70,6 +72,7 @@ enum GPXName: Equatable {
             if eq("accuracy_vertical") { return .vacc }
         case UInt8(ascii: "g"): if eq("gpx") { return .gpx }
         case UInt8(ascii: "j"): if eq("json") { return .json }
+        case UInt8(ascii: "l"): if eq("lon") { return .lon }
         default: break
         }
         return .unknown

@@ -39,7 +39,10 @@ public struct GPXWriter {
 
                     """.utf8)
         case .xcode:
-            out.append(contentsOf: "<?xml version=\"1.0\"?>\n<gpx version=\"1.1\" creator=\"Xcode\">\n".utf8)
+            // Xcode writes no namespace; with GPX 1.1's the file is also valid against the schema,
+            // and Xcode reads it the same.
+            out.append(
+                contentsOf: "<?xml version=\"1.0\"?>\n<gpx version=\"1.1\" creator=\"Xcode\" xmlns=\"\(GPXNamespace.gpx11)\">\n".utf8)
         }
         open = true
     }
@@ -108,7 +111,10 @@ public struct GPXWriter {
         raw(" lat=\"")
         DecimalNumber.write(fix.lat, into: &out)
         raw("\" lon=\"")
-        DecimalNumber.write(fix.lon, into: &out)
+        // GPX's longitude excludes 180: write the same meridian as -180, and keep the fix's own
+        // value in our extension so gpx2fix gives back 180.
+        let antimeridian = fix.lon == 180
+        DecimalNumber.write(antimeridian ? -180 : fix.lon, into: &out)
         raw("\">")
         if mode == .xcode {
             if let t = fix.time {
@@ -141,7 +147,7 @@ public struct GPXWriter {
         element("vdop", fix.vdop)
         element("pdop", fix.pdop)
         let hasGarmin = fix.speed != nil || fix.course != nil
-        let hasOwn = fix.hacc != nil || fix.vacc != nil || fix.cacc != nil || !fix.extra.isEmpty
+        let hasOwn = fix.hacc != nil || fix.vacc != nil || fix.cacc != nil || !fix.extra.isEmpty || antimeridian
         if hasGarmin || hasOwn {
             raw("<extensions>")
             if hasGarmin {
@@ -150,6 +156,7 @@ public struct GPXWriter {
                 element("gpxtpx:course", fix.course)
                 raw("</gpxtpx:TrackPointExtension>")
             }
+            if antimeridian { raw("<fixkit:lon>180</fixkit:lon>") }
             element("fixkit:hacc", fix.hacc)
             element("fixkit:vacc", fix.vacc)
             element("fixkit:cacc", fix.cacc)

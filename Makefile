@@ -1,0 +1,64 @@
+# FixKit: build, test, install. Needs a Swift 6 toolchain and libxml2 (see README.md).
+#
+#   make                          release build in .build
+#   make test                     swift test
+#   make install PREFIX=~/.local  binaries to PREFIX/bin, man pages to PREFIX/share/man
+#   make lint-man                 check the man pages with mandoc -Tlint
+#
+# SCRATCH is SwiftPM's scratch path (.build, as `swift build` uses by default); BUILD_DIR is
+# where the release binaries are, $(SCRATCH)/release unless given. To build and install from
+# another scratch path: make build install SCRATCH=/tmp/fk-build PREFIX=/tmp/fk-inst
+
+PREFIX   ?= /usr/local
+DESTDIR  ?=
+SCRATCH  ?= .build
+BUILD_DIR ?= $(SCRATCH)/release
+BINDIR   = $(DESTDIR)$(PREFIX)/bin
+MANDIR   = $(DESTDIR)$(PREFIX)/share/man
+
+SWIFT    ?= swift
+MANDOC   ?= mandoc
+INSTALL  ?= install
+
+TOOLS    = gpx2fix fix2gpx
+MAN1     = man/gpx2fix.1 man/fix2gpx.1
+MAN5     = man/fix.5
+
+.PHONY: all build test install uninstall lint-man clean
+
+all: build
+
+build:
+	$(SWIFT) build -c release --scratch-path $(SCRATCH)
+
+test:
+	$(SWIFT) test
+
+# Installs what `make build` made; it does not build, so that `sudo make install` never
+# runs the compiler as root.
+install:
+	@for t in $(TOOLS); do \
+	    test -x $(BUILD_DIR)/$$t || { echo "make: $(BUILD_DIR)/$$t is missing: run 'make build' first" >&2; exit 1; }; \
+	done
+	$(INSTALL) -d $(BINDIR) $(MANDIR)/man1 $(MANDIR)/man5
+	for t in $(TOOLS); do $(INSTALL) -m 755 $(BUILD_DIR)/$$t $(BINDIR)/$$t; done
+	$(INSTALL) -m 644 $(MAN1) $(MANDIR)/man1/
+	$(INSTALL) -m 644 $(MAN5) $(MANDIR)/man5/
+
+uninstall:
+	for t in $(TOOLS); do rm -f $(BINDIR)/$$t; done
+	for m in $(MAN1); do rm -f $(MANDIR)/man1/$${m#man/}; done
+	for m in $(MAN5); do rm -f $(MANDIR)/man5/$${m#man/}; done
+
+# mandoc -Tlint on every page. The pages refer to each other with .Xr, and mandoc looks for
+# those only among the manuals installed in the base system, so until FixKit is installed
+# there it says "referenced manual not found" for our own pages: those notes are dropped,
+# anything else fails the target.
+lint-man:
+	@out=$$($(MANDOC) -Tlint $(MAN1) $(MAN5) 2>&1 | \
+	    grep -v -E 'referenced manual not found: Xr (gpx2fix 1|fix2gpx 1|fix 5)'); \
+	if [ -n "$$out" ]; then echo "$$out"; exit 1; fi; \
+	echo "man pages: clean under mandoc -Tlint"
+
+clean:
+	rm -rf $(SCRATCH)
