@@ -29,6 +29,7 @@ struct CLIBehaviourTests {
         ("gpx2fix", ["--uere"], "--uere needs a value"),
         ("gpx2fix", ["--uere", "fast"], "--uere 'fast' is not a number"),
         ("gpx2fix", ["--uere=-1"], "--uere -1 is out of range"),
+        ("gpx2fix", ["--uere", "0"], "--uere 0 is out of range"),
         ("gpx2fix", ["--waypoints=yes"], "--waypoints takes no value"),
         ("fix2gpx", ["--pace", "0"], "--pace 0 is out of range"),
         ("fix2gpx", ["--start", "noon"], "--start 'noon' is not an RFC 3339 time"),
@@ -45,7 +46,7 @@ struct CLIBehaviourTests {
     @Test func missingFileIsReportedAndTheRestIsStillRead() throws {
         let r = try Tools.run("gpx2fix", ["/nonexistent/ride.gpx", CLIBehaviourTests.walk])
         #expect(r.status == 1)
-        #expect(r.stderr == "gpx2fix: cannot read /nonexistent/ride.gpx: No such file or directory\n")
+        #expect(r.stderr == "gpx2fix: /nonexistent/ride.gpx: cannot read: No such file or directory\n")
         #expect(r.lines.count == 2)
     }
 

@@ -32,7 +32,7 @@ public struct ToolContext {
         do {
             return try InputReader(name: name, beforeRead: { try output.flush() })
         } catch {
-            try diagnostics.problem(nil, line: nil, error.message)
+            try diagnostics.problem(name, line: nil, error.reason)
             return nil
         }
     }

@@ -16,7 +16,8 @@
 ///   fix2gpx's `json` (our namespace only), whose members become the fix's extra members, and
 ///   its `lon`, which restores a longitude of 180 that the `lon` attribute cannot hold.
 /// A track's `<name>` must come before its points (as the schema orders it) to name them; a
-/// name that arrives later is ignored, since the points are already written.
+/// name that arrives later is ignored, since the points are already written. Names are
+/// trimmed of XML white space; fix2gpx's `name` and `trace` extensions give exact ones.
 struct GPXDocument {
     /// Problems found in the document: (line, message).
     typealias ProblemSink = (Int, String) throws -> Void
@@ -47,6 +48,8 @@ struct GPXDocument {
     private var capture: GPXName = .unknown
     private var captureDepth = 0
     private var captureIsContainerName = false
+    /// The name comes from fix2gpx's extension: exact, not trimmed, and it wins.
+    private var captureExact = false
     var text: [UInt8] = []
     var capturing: Bool { captureDepth != 0 }
     static let maxText = 1 << 20
@@ -88,14 +91,22 @@ struct GPXDocument {
                 switch element {
                 case .speed, .course, .hacc, .vacc, .cacc: beginCapture(element)
                 case .json where ns == .fixKit, .lon where ns == .fixKit: beginCapture(element)
+                case .name where ns == .fixKit:
+                    beginCapture(.name)
+                    captureExact = true
                 case .extensions where ns == .gpx: break
                 default: break
                 }
             }
             return
         }
-        if ns == .fixKit, element == .unsegmented, trkDepth != 0 {
-            trkUnsegmented = true
+        if ns == .fixKit, trkDepth != 0 {
+            if element == .unsegmented { trkUnsegmented = true }
+            if element == .trace {
+                beginCapture(.name)
+                captureIsContainerName = true
+                captureExact = true
+            }
             return
         }
         guard ns == .gpx else { return }
@@ -176,6 +187,7 @@ struct GPXDocument {
         capture = field
         captureDepth = depth
         captureIsContainerName = false
+        captureExact = false
         text.removeAll(keepingCapacity: true)
     }
 
@@ -189,23 +201,24 @@ struct GPXDocument {
         fix = Fix(lat: 0, lon: 0)
         pointValid = false
         var tag: String { kind == .trkpt ? "<trkpt>" : kind == .rtept ? "<rtept>" : "<wpt>" }
-        func coordinate(_ name: String, limit: Double) throws -> Double? {
-            guard let raw = attribute(name) else {
-                try problem(line, "\(tag) has no \(name) attribute: expected \(name)=\"degrees\"; point skipped")
-                return nil
-            }
+        // Both coordinates are checked, and reported in one message.
+        func coordinate(_ name: String, limit: Double) -> (Double?, String?) {
+            guard let raw = attribute(name) else { return (nil, "has no \(name) attribute (expected \(name)=\"degrees\")") }
+            let text = String(decoding: raw, as: UTF8.self)
             guard let v = DecimalNumber.parse(raw, trimmingXMLSpace: true) else {
-                try problem(line, "\(tag) \(name)=\"\(String(decoding: raw, as: UTF8.self))\" is not a number of degrees; point skipped")
-                return nil
+                return (nil, "\(name)=\"\(text)\" is not a number of degrees")
             }
             guard v >= -limit, v <= limit else {
-                try problem(line, "\(tag) \(name)=\"\(String(decoding: raw, as: UTF8.self))\" is out of range: expected [-\(Int(limit)), \(Int(limit))]; point skipped")
-                return nil
+                return (nil, "\(name)=\"\(text)\" is out of range (expected -\(Int(limit)) to \(Int(limit)))")
             }
-            return v
+            return (v, nil)
         }
-        let lat = try coordinate("lat", limit: 90)
-        let lon = try coordinate("lon", limit: 180)
+        let (lat, latProblem) = coordinate("lat", limit: 90)
+        let (lon, lonProblem) = coordinate("lon", limit: 180)
+        let problems = [latProblem, lonProblem].compactMap { $0 }
+        if !problems.isEmpty {
+            try problem(line, "\(tag) " + problems.joined(separator: " and ") + "; point skipped")
+        }
         guard let lat, let lon else { return }
         fix.lat = lat
         fix.lon = lon
@@ -224,17 +237,24 @@ struct GPXDocument {
     private mutating func endCapture(line: Int, problem: ProblemSink) throws {
         captureDepth = 0
         let field = capture
+        // Names lose the XML white space at their ends (pretty-printers and some apps put a line
+        // break there); one of white space only is none. fix2gpx keeps a name whose ends matter
+        // in its extension, which is read exactly and wins.
+        let exact = captureExact
+        let name = exact ? String(decoding: text, as: UTF8.self) : trimmedString()
         if captureIsContainerName {
             captureIsContainerName = false
-            // Names are kept exactly (fix2gpx writes them back so); one of white space only is none.
-            guard !text.allSatisfy(isXMLSpace) else { return }
-            let name = String(decoding: text, as: UTF8.self)
-            if depth == trkDepth + 1, trkDepth != 0 { trkName = name } else if rteDepth != 0 { rteName = name }
+            guard exact || !name.isEmpty else { return }
+            if trkDepth != 0, pointDepth == 0, depth > trkDepth {
+                if trkName == nil || exact { trkName = name }
+            } else if rteDepth != 0 {
+                if rteName == nil || exact { rteName = name }
+            }
             return
         }
         guard pointValid else { return }
         if field == .name {
-            if !text.isEmpty { fix.name = String(decoding: text, as: UTF8.self) }
+            if exact || (fix.name == nil && !name.isEmpty) { fix.name = name }
             return
         }
         if field == .json {
@@ -258,18 +278,19 @@ struct GPXDocument {
                 try problem(line, "<time>\(trimmedString())</time> is not an ISO 8601 time such as 2026-01-01T09:00:00Z; time left out")
                 return
             }
-            fix.time = t
+            if fix.time == nil { fix.time = t }
             return
         }
         guard let v = text.withUnsafeBufferPointer({ DecimalNumber.parse($0, trimmingXMLSpace: true) }) else {
             try problem(line, "<\(elementName(field))>\(trimmedString())</\(elementName(field))> is not a number; left out")
             return
         }
+        // When a point repeats a field, the first value in the document wins, for every field.
         switch field {
-        case .ele: fix.alt = v
-        case .hdop: fix.hdop = v
-        case .vdop: fix.vdop = v
-        case .pdop: fix.pdop = v
+        case .ele: if fix.alt == nil { fix.alt = v }
+        case .hdop: if fix.hdop == nil { fix.hdop = v }
+        case .vdop: if fix.vdop == nil { fix.vdop = v }
+        case .pdop: if fix.pdop == nil { fix.pdop = v }
         case .hacc: if fix.hacc == nil { fix.hacc = v }
         case .vacc: if fix.vacc == nil { fix.vacc = v }
         case .cacc: if fix.cacc == nil { fix.cacc = v }
@@ -278,7 +299,7 @@ struct GPXDocument {
                 try problem(line, "<sat>\(trimmedString())</sat> is not a count of satellites; left out")
                 return
             }
-            fix.sat = Int(v)
+            if fix.sat == nil { fix.sat = Int(v) }
         case .speed:
             // Negative speeds are "unknown" sentinels (Apple writes -1): absent, not an error.
             if fix.speed == nil, v >= 0 { fix.speed = v }

@@ -29,6 +29,8 @@ enum GPXName: Equatable {
     case unsegmented
     /// fix2gpx's longitude of 180, which GPX's `lon` attribute cannot hold.
     case lon
+    /// fix2gpx's exact track name, when white space at its ends would be trimmed from `<name>`.
+    case trace
     case unknown
 
     static func of(_ p: UnsafePointer<UInt8>) -> GPXName {
@@ -44,6 +46,7 @@ enum GPXName: Equatable {
             if eq("time") { return .time }
             if eq("trkseg") { return .trkseg }
             if eq("trk") { return .trk }
+            if eq("trace") { return .trace }
         case UInt8(ascii: "e"):
             if eq("ele") { return .ele }
             if eq("extensions") { return .extensions }

@@ -6,7 +6,9 @@
 /// the fix kept verbatim (`extra`, as a JSON object in `<fixkit:json>`) in our own namespace,
 /// so `gpx2fix | fix2gpx | gpx2fix` gives back the same fixes. Segment numbers survive too:
 /// a jump from seg 0 to seg 2 writes the empty segment 1 between them, and a track of fixes
-/// without `seg` is marked `<fixkit:unsegmented/>`, so gpx2fix gives them none.
+/// without `seg` is marked `<fixkit:unsegmented/>`, so gpx2fix gives them none. A name or
+/// trace with white space at its ends (which gpx2fix trims from `<name>`) is also written
+/// exactly as `<fixkit:name>` or `<fixkit:trace>`.
 ///
 /// `xcode` writes an Xcode location-simulation file instead: one `<wpt>` with its `<time>`
 /// per fix, under `<gpx version="1.1" creator="Xcode">`.
@@ -66,8 +68,16 @@ public struct GPXWriter {
                 XMLText.escape(t, into: &out, attribute: false)
                 out.append(contentsOf: "</name>\n".utf8)
             }
-            if fix.seg == nil {
-                out.append(contentsOf: "    <extensions><fixkit:unsegmented/></extensions>\n".utf8)
+            let exactTrace = fix.trace.map(XMLText.hasEdgeSpace) ?? false
+            if fix.seg == nil || exactTrace {
+                out.append(contentsOf: "    <extensions>".utf8)
+                if fix.seg == nil { out.append(contentsOf: "<fixkit:unsegmented/>".utf8) }
+                if exactTrace {
+                    out.append(contentsOf: "<fixkit:trace>".utf8)
+                    XMLText.escape(fix.trace!, into: &out, attribute: false)
+                    out.append(contentsOf: "</fixkit:trace>".utf8)
+                }
+                out.append(contentsOf: "</extensions>\n".utf8)
             }
             inTrack = true
             trace = fix.trace
@@ -147,7 +157,8 @@ public struct GPXWriter {
         element("vdop", fix.vdop)
         element("pdop", fix.pdop)
         let hasGarmin = fix.speed != nil || fix.course != nil
-        let hasOwn = fix.hacc != nil || fix.vacc != nil || fix.cacc != nil || !fix.extra.isEmpty || antimeridian
+        let exactName = fix.name.map(XMLText.hasEdgeSpace) ?? false
+        let hasOwn = fix.hacc != nil || fix.vacc != nil || fix.cacc != nil || !fix.extra.isEmpty || antimeridian || exactName
         if hasGarmin || hasOwn {
             raw("<extensions>")
             if hasGarmin {
@@ -157,6 +168,11 @@ public struct GPXWriter {
                 raw("</gpxtpx:TrackPointExtension>")
             }
             if antimeridian { raw("<fixkit:lon>180</fixkit:lon>") }
+            if exactName {
+                raw("<fixkit:name>")
+                XMLText.escape(fix.name!, into: &out, attribute: false)
+                raw("</fixkit:name>")
+            }
             element("fixkit:hacc", fix.hacc)
             element("fixkit:vacc", fix.vacc)
             element("fixkit:cacc", fix.cacc)
@@ -175,6 +191,13 @@ public struct GPXWriter {
 
 /// XML 1.0 text and attribute escaping.
 enum XMLText {
+    /// Whether gpx2fix would trim something from this name (or it is empty): then fix2gpx also
+    /// writes it exactly in its extension.
+    static func hasEdgeSpace(_ s: String) -> Bool {
+        guard let first = s.utf8.first, let last = s.utf8.last else { return true }
+        return isXMLSpace(first) || isXMLSpace(last)
+    }
+
     /// Escapes `&`, `<`, `>` (and `"` in attributes). Characters XML 1.0 cannot carry at all
     /// (C0 controls other than tab, newline and carriage return) become U+FFFD; carriage
     /// returns are written as `&#13;` so that a reader's line-end normalisation keeps them.

@@ -128,8 +128,8 @@ public struct InputError: Error, Sendable {
     public var name: InputName
     public var errno: Int32
 
-    public var message: String {
-        let reason = String(cString: strerror(errno))
-        return "cannot read \(name.isStandardInput ? "standard input" : name.path): \(reason)"
-    }
+    /// `cannot read: No such file or directory`, to follow `TOOL: FILE: `.
+    public var reason: String { "cannot read: \(String(cString: strerror(errno)))" }
+
+    public var message: String { "\(name.path): \(reason)" }
 }

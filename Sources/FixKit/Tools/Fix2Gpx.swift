@@ -11,7 +11,7 @@ public struct Fix2Gpx: Tool {
             Location reads it; a fix without time then needs --pace.
 
             Examples:
-              gpx2fix ride.gpx | fixfilter --min-move 5 | fix2gpx --xcode > Ride.gpx
+              gpx2fix ride.gpx | fix2gpx --xcode > Ride.gpx
               fix2gpx --xcode --pace 1.4 < walk.ndjson > Walk.gpx
             """,
         options: [
@@ -43,6 +43,8 @@ public struct Fix2Gpx: Tool {
         var decoder = FixDecoder()
         var timing = PaceClock(pace: pace, start: start)
         writer.begin(into: &output.buffer)
+        // Whatever stops the run (--strict), the document written so far is closed.
+        defer { writer.end(into: &output.buffer) }
         for name in inputs {
             guard let input = try context.open(name) else { continue }
             try input.forEachLine { line, number in
@@ -65,7 +67,6 @@ public struct Fix2Gpx: Tool {
                 try output.didAppend()
             }
         }
-        writer.end(into: &output.buffer)
     }
 }
 

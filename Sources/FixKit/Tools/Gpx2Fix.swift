@@ -12,7 +12,7 @@ public struct Gpx2Fix: Tool {
             and course) fill hacc, vacc, speed and course.
 
             Examples:
-              gpx2fix ride.gpx | fixfilter | fencerule --fences shops.json
+              gpx2fix ride.gpx | fixfilter | fix2gpx --xcode > Ride.gpx
               gpx2fix --uere 5 old-logger.gpx > fixes.ndjson
             """,
         options: [
@@ -27,7 +27,7 @@ public struct Gpx2Fix: Tool {
 
     public init(options: ParsedOptions) throws {
         waypoints = options.has("waypoints")
-        uere = try options.double("uere", default: nil, range: 0...1e6)
+        uere = try options.double("uere", default: nil, range: 1e-6...1e6)
     }
 
     public mutating func run(inputs: [InputName], context: ToolContext) throws {

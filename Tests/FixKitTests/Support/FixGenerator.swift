@@ -28,10 +28,10 @@ struct FixGenerator {
     }
 
     mutating func text() -> String {
-        let parts = ["a", "Ride", " ", "é", "😀", "\"", "\\", "<", ">", "&", "\t", "/", "x y", "Zürich", "東京"]
+        let parts = ["a", "Ride", " ", "é", "😀", "\"", "\\", "<", ">", "&", "\t", "/", "x y", "Zürich", "東京", "\r\n", "]]>"]
         var s = ""
         for _ in 0..<(1 + Int(nextUInt() % 5)) { s += pick(parts) }
-        return s.allSatisfy({ $0 == " " || $0 == "\t" }) ? "z" + s : s
+        return s
     }
 
     mutating func next() -> Fix {
