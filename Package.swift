@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "FixKit", targets: ["FixKit"]),
         .executable(name: "gpx2fix", targets: ["gpx2fix"]),
         .executable(name: "fix2gpx", targets: ["fix2gpx"]),
+        .executable(name: "fixfilter", targets: ["fixfilter"]),
     ],
     targets: [
         // libxml2 behind a module name of our own: `libxml2` clashes with the macOS SDK's module.
@@ -19,9 +20,10 @@ let package = Package(
         .target(name: "FixKit", dependencies: ["CFixXML2"]),
         .executableTarget(name: "gpx2fix", dependencies: ["FixKit"]),
         .executableTarget(name: "fix2gpx", dependencies: ["FixKit"]),
+        .executableTarget(name: "fixfilter", dependencies: ["FixKit"]),
         .testTarget(
             name: "FixKitTests",
-            dependencies: ["FixKit", "gpx2fix", "fix2gpx"],
+            dependencies: ["FixKit", "gpx2fix", "fix2gpx", "fixfilter"],
             resources: []
         ),
     ]

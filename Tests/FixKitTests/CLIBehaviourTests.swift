@@ -5,7 +5,7 @@ import Testing
 /// a closed pipe, a failed write, unreadable files, and output that keeps up with slow input.
 @Suite(.serialized)
 struct CLIBehaviourTests {
-    static let tools = ["gpx2fix", "fix2gpx"]
+    static let tools = ["gpx2fix", "fix2gpx", "fixfilter"]
     static let walk = Tools.fixtures.appendingPathComponent("gpx/gpx10.gpx").path
 
     @Test(arguments: CLIBehaviourTests.tools)

@@ -1,0 +1,92 @@
+/// Why fixfilter rejected a fix: the first rule, in this order, that did.
+public enum RejectReason: String, CaseIterable, Sendable {
+    case hacc, age, speed, course, move
+}
+
+/// What fixfilter does with `course` when the fix has no valid `cacc`.
+public enum CourseMode: String, Sendable {
+    /// Remove the course, pass the fix.
+    case strip
+    /// Reject the fix (reason `course`).
+    case reject
+    /// Leave it.
+    case keep
+}
+
+/// The rules of fixfilter, each nil when turned `off`. The seed values follow Core Location's
+/// habits: accuracy under 100 m, fixes younger than 15 s, 80 m/s as a glitch, no course
+/// without a course accuracy, and no publishing of moves under 10 m.
+public struct FilterRules: Equatable, Sendable {
+    /// Reject `hacc` negative or >= this (metres).
+    public var maxHacc: Double? = 100
+    /// Reject fixes without `hacc` (reason `hacc`).
+    public var requireHacc = false
+    /// Reject fixes this many seconds or more older than the clock.
+    public var maxAge: Double? = 15
+    /// The clock, when fixed by `--now`; else the newest time seen on the trace.
+    public var now: Timestamp?
+    /// Reject a reported speed above this (m/s).
+    public var maxSpeed: Double? = 80
+    public var course: CourseMode = .strip
+    /// Reject fixes closer than this (metres) to the last fix passed on the trace.
+    public var minMove: Double? = 10
+
+    public init() {}
+}
+
+/// What a rule decided about one fix.
+public enum Verdict: Equatable, Sendable {
+    case pass(stripCourse: Bool)
+    case reject(RejectReason)
+}
+
+/// The state fixfilter keeps per trace: its clock and the last fix it passed.
+public struct TraceFilterState: Sendable {
+    public var clock: Timestamp?
+    public var lastPassed: (lat: Double, lon: Double)?
+
+    public init() {}
+}
+
+extension FilterRules {
+    /// Judges `fix` and updates the trace's state: the clock moves forward with every fix
+    /// seen, passed or not; the last passed position only with a fix that passes.
+    public func judge(_ fix: Fix, state: inout TraceFilterState) -> Verdict {
+        if let t = fix.time, now == nil, state.clock.map({ t > $0 }) ?? true { state.clock = t }
+        let verdict = evaluate(fix, state: state)
+        if case .pass = verdict { state.lastPassed = (fix.lat, fix.lon) }
+        return verdict
+    }
+
+    func evaluate(_ fix: Fix, state: TraceFilterState) -> Verdict {
+        if let maxHacc {
+            if let h = fix.hacc {
+                if h < 0 || h >= maxHacc { return .reject(.hacc) }
+            } else if requireHacc {
+                return .reject(.hacc)
+            }
+        } else if requireHacc, fix.hacc == nil || fix.hacc! < 0 {
+            return .reject(.hacc)
+        }
+        if let maxAge, let t = fix.time {
+            let limit = Int64((maxAge * 1000).rounded(.up))
+            if let now {
+                let lag = now.milliseconds - t.milliseconds
+                if lag >= limit || -lag >= limit { return .reject(.age) }
+            } else if let clock = state.clock, clock.milliseconds - t.milliseconds >= limit {
+                return .reject(.age)
+            }
+        }
+        if let maxSpeed, let v = fix.speed, v > maxSpeed { return .reject(.speed) }
+        var strip = false
+        if fix.course != nil, course != .keep, !(fix.cacc.map { $0 >= 0 } ?? false) {
+            if course == .reject { return .reject(.course) }
+            strip = true
+        }
+        if let minMove, let last = state.lastPassed {
+            let d = Geodesy.distance(lat1: last.lat, lon1: last.lon, lat2: fix.lat, lon2: fix.lon)
+            if d < minMove { return .reject(.move) }
+        }
+        return .pass(stripCourse: strip)
+    }
+}

@@ -1,0 +1,70 @@
+/// Edits of a record's line that leave every other byte as it was: how a filter removes one
+/// member or adds one without re-encoding, so that the fields it does not use pass through
+/// byte for byte.
+public enum RawRecord {
+    /// `line` without its top-level members named `name` (and one comma each). Returns nil when
+    /// the line has no such member. The line must be a JSON object (as decoded already).
+    public static func removingMember(_ name: StaticString, from line: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        // Each member: where its separator starts (the previous value's end), its key, its end.
+        var members: [(separator: Int, key: Int, end: Int, matches: Bool)] = []
+        var s = JSONScanner(line)
+        s.skipSpace()
+        guard s.peek() == UInt8(ascii: "{") else { return nil }
+        s.position += 1
+        let afterBrace = s.position
+        do {
+            s.skipSpace()
+            if s.peek() == UInt8(ascii: "}") { return nil }
+            var separator = afterBrace
+            while true {
+                s.skipSpace()
+                let keyStart = s.position
+                let (key, escaped) = try s.scanString()
+                try s.expect(UInt8(ascii: ":"), "':'")
+                try s.skipValue()
+                let matches =
+                    !escaped && key.count == name.utf8CodeUnitCount
+                    && memcmpBytes(line.baseAddress! + key.lowerBound, name.utf8Start, key.count)
+                members.append((separator, keyStart, s.position, matches))
+                separator = s.position
+                s.skipSpace()
+                guard let c = s.peek() else { return nil }
+                s.position += 1
+                if c == UInt8(ascii: "}") { break }
+            }
+        } catch {
+            return nil
+        }
+        guard members.contains(where: \.matches) else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(line.count)
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: line[..<afterBrace]))
+        var wroteOne = false
+        for m in members where !m.matches {
+            // The first member kept keeps the original first member's leading space, not a comma.
+            let lead = wroteOne ? m.separator : afterBrace
+            let leadEnd = wroteOne ? m.key : members[0].key
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: line[lead..<leadEnd]))
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: line[m.key..<m.end]))
+            wroteOne = true
+        }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: line[members[members.count - 1].end...]))
+        return out
+    }
+
+    /// Appends `member` (`"key":value` bytes) as the object's last member, before its `}`.
+    public static func appendingMember(_ member: some Collection<UInt8>, to line: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        var end = line.count
+        while end > 0, line[end - 1] != UInt8(ascii: "}") { end -= 1 }
+        guard end > 0 else {
+            out.append(contentsOf: line)
+            return
+        }
+        var inner = end - 1
+        while inner > 0, isXMLSpace(line[inner - 1]) { inner -= 1 }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: line[..<(end - 1)]))
+        if line[inner - 1] != UInt8(ascii: "{") { out.append(UInt8(ascii: ",")) }
+        out.append(contentsOf: member)
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: line[(end - 1)...]))
+    }
+}

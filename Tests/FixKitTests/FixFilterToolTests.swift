@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+
+@testable import FixKit
+
+/// fixfilter run as a user runs it: golden cases (Tests/Fixtures/fixfilter/cases.tsv), the
+/// rejects file, options, presets, and byte-for-byte pass-through.
+struct FixFilterToolTests {
+    static let directory = Tools.fixtures.appendingPathComponent("fixfilter")
+
+    static let cases: [(String, String, [String])] = {
+        guard let table = try? String(contentsOf: directory.appendingPathComponent("cases.tsv"), encoding: .utf8) else { return [] }
+        return table.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { row in
+            let c = row.split(separator: "\t").map(String.init)
+            return (c[0], c[1], c.count > 2 ? c[2].split(separator: " ").map(String.init) : [])
+        }
+    }()
+
+    @Test(arguments: FixFilterToolTests.cases)
+    func golden(_ expected: String, _ file: String, _ args: [String]) throws {
+        let dir = FixFilterToolTests.directory
+        let rejects = FileManager.default.temporaryDirectory.appendingPathComponent("fixkit-rejects-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: rejects) }
+        let r = try Tools.run("fixfilter", args.map { $0 == "REJECTS" ? rejects.path : $0 } + [file], in: dir)
+        let out = try String(contentsOf: dir.appendingPathComponent(expected + ".out"), encoding: .utf8)
+        let err = try String(contentsOf: dir.appendingPathComponent(expected + ".err"), encoding: .utf8)
+        #expect(r.out == out)
+        #expect(r.stderr == err)
+        #expect(r.status == 1)  // both cases hold two bad lines
+        let expectedRejects = dir.appendingPathComponent(expected + ".rejects")
+        if FileManager.default.fileExists(atPath: expectedRejects.path) {
+            #expect(try String(contentsOf: rejects, encoding: .utf8) == String(contentsOf: expectedRejects, encoding: .utf8))
+        }
+    }
+
+    /// Every line that passes unmodified is written byte for byte, and passed plus rejected is
+    /// every fix read, over thousands of generated fixes with unknown members.
+    @Test func passThroughIsByteForByte() throws {
+        var g = FixGenerator(seed: 11)
+        var lines: [String] = []
+        for _ in 0..<4000 {
+            var f = g.next()
+            f.course = nil  // so no line is edited
+            var s = FixEncoder.line(f)
+            s.removeLast()
+            // Odd spacing a user's script might write.
+            if lines.count % 3 == 0 { s = s.replacingOccurrences(of: ",\"lon\"", with: " , \"lon\"") }
+            lines.append(s)
+        }
+        let input = Data((lines.joined(separator: "\n") + "\n").utf8)
+        let rejects = FileManager.default.temporaryDirectory.appendingPathComponent("fixkit-rejects-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: rejects) }
+        let r = try Tools.run("fixfilter", ["--rejects", rejects.path], stdin: input)
+        #expect(r.status == 0)
+        let inputSet = Set(lines)
+        for line in r.lines { #expect(inputSet.contains(line), "changed: \(line)") }
+        let rejected = try String(contentsOf: rejects, encoding: .utf8).split(separator: "\n")
+        #expect(r.lines.count + rejected.count == lines.count)
+        for line in rejected {
+            #expect(line.hasSuffix(",\"reason\":\"hacc\"}") || line.hasSuffix(",\"reason\":\"age\"}") || line.hasSuffix(",\"reason\":\"speed\"}") || line.hasSuffix(",\"reason\":\"move\"}"))
+        }
+    }
+
+    @Test(arguments: [
+        (["--max-hacc", "lots"], "--max-hacc 'lots' is not a number or 'off'"),
+        (["--max-age", "0"], "--max-age 0 is out of range"),
+        (["--course", "maybe"], "--course 'maybe' is not a mode: expected strip, reject, keep or off"),
+        (["--preset", "jogging"], "--preset 'jogging' is not a preset"),
+        (["--now", "later"], "--now 'later' is not an RFC 3339 time"),
+        (["--rejects", "/nonexistent/dir/r.ndjson"], "cannot write --rejects /nonexistent/dir/r.ndjson"),
+    ])
+    func badOptionsExitTwo(_ args: [String], _ message: String) throws {
+        let r = try Tools.run("fixfilter", args, stdin: Data("{\"lat\":1,\"lon\":2}\n".utf8))
+        #expect(r.status == 2)
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderr.hasPrefix("fixfilter: \(message)"), "\(r.stderr)")
+    }
+
+    /// Presets set the values the man page documents; options given explicitly win.
+    @Test func presets() throws {
+        func rules(_ args: [String]) throws -> FilterRules {
+            try FixFilter(options: ParsedOptions(arguments: args, table: FixFilter.description.options)).rules
+        }
+        let sig = try rules(["--preset", "significant-change"])
+        #expect(sig.minMove == 500 && sig.maxHacc == 1000)
+        let fit = try rules(["--preset", "fitness"])
+        #expect(fit.maxSpeed == 25 && fit.minMove == 5)
+        #expect(try rules(["--preset", "automotive"]).maxSpeed == 70)
+        #expect(try rules(["--preset", "airborne"]).maxSpeed == 340)
+        let both = try rules(["--preset", "fitness,hundred-meters", "--min-move", "off"])
+        #expect(both.maxHacc == 100 && both.maxSpeed == 25 && both.minMove == nil)
+    }
+
+    /// Fields of fixes from many traces do not mix: a fix near another trace's last fix passes.
+    @Test func statePerTrace() throws {
+        let input = """
+            {"lat":10,"lon":10,"trace":"a"}
+            {"lat":10,"lon":10,"trace":"b"}
+            {"lat":10,"lon":10.00001,"trace":"a"}
+            {"lat":10,"lon":10}
+
+            """
+        let r = try Tools.run("fixfilter", [], stdin: Data(input.utf8))
+        #expect(r.lines == [#"{"lat":10,"lon":10,"trace":"a"}"#, #"{"lat":10,"lon":10,"trace":"b"}"#, #"{"lat":10,"lon":10}"#])
+    }
+}
