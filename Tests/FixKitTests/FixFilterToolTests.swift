@@ -91,6 +91,22 @@ struct FixFilterToolTests {
         #expect(both.maxHacc == 100 && both.maxSpeed == 25 && both.minMove == nil)
     }
 
+    /// The rejects file is complete even when --strict stops the run, and a failure to write it
+    /// names it.
+    @Test func rejectsFileSurvivesStrictAndReportsItsOwnErrors() throws {
+        let rejects = FileManager.default.temporaryDirectory.appendingPathComponent("fixkit-rejects-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: rejects) }
+        let input = Data("{\"lat\":1,\"lon\":2,\"hacc\":500}\nnot json\n".utf8)
+        let r = try Tools.run("fixfilter", ["--strict", "--rejects", rejects.path], stdin: input)
+        #expect(r.status == 1)
+        #expect(try String(contentsOf: rejects, encoding: .utf8) == "{\"lat\":1,\"lon\":2,\"hacc\":500,\"reason\":\"hacc\"}\n")
+        if FileManager.default.fileExists(atPath: "/dev/full") {
+            let full = try Tools.run("fixfilter", ["--rejects", "/dev/full"], stdin: Data("{\"lat\":1,\"lon\":2,\"hacc\":500}\n".utf8))
+            #expect(full.status == 1)
+            #expect(full.stderr == "fixfilter: writing --rejects /dev/full failed: No space left on device\n")
+        }
+    }
+
     /// Fields of fixes from many traces do not mix: a fix near another trace's last fix passes.
     @Test func statePerTrace() throws {
         let input = """

@@ -90,6 +90,10 @@ public enum ToolMain {
         } catch let error as OptionFileError {
             diagnostics.note(error.message)
             return 2
+        } catch let error as ToolFailure {
+            try? output.flush()
+            diagnostics.note(error.message)
+            return 1
         } catch let error as InputError {
             try? output.flush()
             diagnostics.note(error.message)
@@ -108,6 +112,13 @@ public enum ToolMain {
         d.emit("Try '\(tool) --help' for more information.")
         return 2
     }
+}
+
+/// A failure that ends a tool with exit 1 and its message, such as a side file that cannot be
+/// written.
+public struct ToolFailure: Error {
+    public var message: String
+    public init(_ message: String) { self.message = message }
 }
 
 /// SIG_IGN, which Swift cannot import as a constant on every platform.

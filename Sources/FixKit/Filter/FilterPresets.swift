@@ -26,7 +26,7 @@ public struct FilterPreset: Sendable {
             summary: "startMonitoringSignificantLocationChanges: moves of 500 m, cell-level fixes up to 1000 m",
             maxHacc: 1000, minMove: 500),
         FilterPreset(
-            name: "fitness", summary: "CLActivityType.fitness: walking, running, cycling; speed up to 25 m/s, moves of 5 m",
+            name: "fitness", summary: "CLActivityType.fitness: walking, running, cycling; accuracy under 65 m, speed up to 25 m/s, moves of 5 m",
             maxHacc: 65, maxSpeed: 25, minMove: 5),
         FilterPreset(
             name: "automotive", summary: "CLActivityType.automotiveNavigation: speed up to 70 m/s, moves of 10 m",
@@ -34,7 +34,7 @@ public struct FilterPreset: Sendable {
         FilterPreset(
             name: "airborne", summary: "CLActivityType.airborne: speed up to 340 m/s, moves of 50 m",
             maxHacc: 100, maxSpeed: 340, minMove: 50),
-        FilterPreset(name: "best", summary: "kCLLocationAccuracyBest: accuracy under 10 m", maxHacc: 10),
+        FilterPreset(name: "best", summary: "kCLLocationAccuracyBest with no distance filter: accuracy under 10 m, every move", maxHacc: 10, minMove: .some(nil)),
         FilterPreset(name: "nearest-ten-meters", summary: "kCLLocationAccuracyNearestTenMeters: under 10 m, moves of 10 m", maxHacc: 10, minMove: 10),
         FilterPreset(name: "hundred-meters", summary: "kCLLocationAccuracyHundredMeters: under 100 m, moves of 100 m", maxHacc: 100, minMove: 100),
         FilterPreset(name: "kilometer", summary: "kCLLocationAccuracyKilometer: under 1000 m, moves of 1000 m", maxHacc: 1000, minMove: 1000),

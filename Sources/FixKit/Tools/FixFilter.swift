@@ -45,6 +45,7 @@ public struct FixFilter: Tool {
 
     public let rules: FilterRules
     let rejects: OutputSink?
+    let rejectsPath: String?
     let stats: Bool
 
     public init(options: ParsedOptions) throws {
@@ -72,7 +73,8 @@ public struct FixFilter: Tool {
         }
         self.rules = rules
         stats = options.has("stats")
-        if let path = options.string("rejects") {
+        rejectsPath = options.string("rejects")
+        if let path = rejectsPath {
             let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
             guard fd >= 0 else {
                 throw OptionFileError("cannot write --rejects \(path): \(String(cString: strerror(errno)))")
@@ -93,7 +95,23 @@ public struct FixFilter: Tool {
         var stripped = 0
         let rules = self.rules
         let rejects = self.rejects
-        defer { if let rejects { close(rejects.fd) } }
+        let rejectsPath = self.rejectsPath
+        // The rejects file is written and closed however the run ends (--strict, a closed pipe).
+        defer {
+            if let rejects {
+                try? rejects.flush()
+                close(rejects.fd)
+            }
+        }
+        // A failure to write the rejects file is its own error, not standard output's.
+        func rejectsFailed(_ error: OutputError) -> ToolFailure {
+            let reason: String
+            switch error {
+            case .closed: reason = "the reader closed it"
+            case .failed(let e): reason = String(cString: strerror(e))
+            }
+            return ToolFailure("writing --rejects \(rejectsPath ?? "") failed: \(reason)")
+        }
         for name in inputs {
             guard let input = try context.open(name) else { continue }
             try input.forEachLine { line, number in
@@ -127,12 +145,12 @@ public struct FixFilter: Tool {
                     if let rejects {
                         RawRecord.appendingMember(reason.member, to: line, into: &rejects.buffer)
                         rejects.buffer.append(0x0A)
-                        try rejects.didAppend()
+                        do throws(OutputError) { try rejects.didAppend() } catch { throw rejectsFailed(error) }
                     }
                 }
             }
         }
-        try rejects?.flush()
+        do throws(OutputError) { try rejects?.flush() } catch { throw rejectsFailed(error) }
         if stats {
             let rejected = counts.values.reduce(0, +)
             let perReason = RejectReason.allCases.map { "\($0.rawValue) \(counts[$0, default: 0])" }.joined(separator: ", ")
