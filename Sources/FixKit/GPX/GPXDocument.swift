@@ -241,20 +241,22 @@ struct GPXDocument {
         // break there); one of white space only is none. fix2gpx keeps a name whose ends matter
         // in its extension, which is read exactly and wins.
         let exact = captureExact
-        let name = exact ? String(decoding: text, as: UTF8.self) : trimmedString()
+        var name: String { exact ? String(decoding: text, as: UTF8.self) : trimmedString() }
         if captureIsContainerName {
             captureIsContainerName = false
-            guard exact || !name.isEmpty else { return }
+            let value = name
+            guard exact || !value.isEmpty else { return }
             if trkDepth != 0, pointDepth == 0, depth > trkDepth {
-                if trkName == nil || exact { trkName = name }
+                if trkName == nil || exact { trkName = value }
             } else if rteDepth != 0 {
-                if rteName == nil || exact { rteName = name }
+                if rteName == nil || exact { rteName = value }
             }
             return
         }
         guard pointValid else { return }
         if field == .name {
-            if exact || (fix.name == nil && !name.isEmpty) { fix.name = name }
+            let value = name
+            if exact || (fix.name == nil && !value.isEmpty) { fix.name = value }
             return
         }
         if field == .json {

@@ -29,7 +29,8 @@ public struct GPXReader {
     ) throws {
         try withoutActuallyEscaping(onFix) { onFix in
             try withoutActuallyEscaping(problem) { problem in
-                let state = SAXState(document: GPXDocument(fileName: fileName, uere: uere), onFix: onFix, problem: problem)
+                let state = SAXState(
+                    document: GPXDocument(fileName: fileName, uere: uere), onFix: onFix, problem: problem)
                 try state.run(input, prefix: prefix)
             }
         }
@@ -52,7 +53,10 @@ private final class SAXState {
     /// Set while the end of the input is pushed: a fatal error then means a cut-off file.
     var terminating = false
 
-    init(document: GPXDocument, onFix: @escaping (inout Fix, GPXReader.PointKind) throws -> Void, problem: @escaping (Int, String) throws -> Void) {
+    init(
+        document: GPXDocument, onFix: @escaping (inout Fix, GPXReader.PointKind) throws -> Void,
+        problem: @escaping (Int, String) throws -> Void
+    ) {
         self.document = .allocate(capacity: 1)
         self.document.initialize(to: document)
         self.onFix = onFix
@@ -74,48 +78,53 @@ private final class SAXState {
     func run(_ input: InputReader, prefix: [UInt8]) throws {
         var handler = xmlSAXHandler()
         handler.initialized = XML_SAX2_MAGIC
+        // The callbacks borrow the state (`_withUnsafeGuaranteedRef`): `run` holds it for the
+        // whole parse, so no retain and release is needed per callback.
         handler.startElementNs = { ctx, localname, _, uri, _, _, nbAttributes, _, attributes in
             guard let ctx, let localname else { return }
-            let state = Unmanaged<SAXState>.fromOpaque(ctx).takeUnretainedValue()
-            guard state.pendingError == nil else { return }
-            // Each attribute is five pointers: localname, prefix, URI, value, value end.
-            let attribute: (String) -> UnsafeBufferPointer<UInt8>? = { wanted in
-                guard let attributes else { return nil }
-                for k in 0..<Int(nbAttributes) {
-                    let base = 5 * k
-                    // Unqualified attributes only: lat and lon are never prefixed in GPX.
-                    guard let name = attributes[base], attributes[base + 2] == nil, cStringEquals(name, wanted),
-                        let value = attributes[base + 3], let end = attributes[base + 4]
-                    else { continue }
-                    return UnsafeBufferPointer(start: value, count: value.distance(to: end))
+            Unmanaged<SAXState>.fromOpaque(ctx)._withUnsafeGuaranteedRef { state in
+                guard state.pendingError == nil else { return }
+                // Each attribute is five pointers: localname, prefix, URI, value, value end.
+                let attribute: (String) -> UnsafeBufferPointer<UInt8>? = { wanted in
+                    guard let attributes else { return nil }
+                    for k in 0..<Int(nbAttributes) {
+                        let base = 5 * k
+                        // Unqualified attributes only: lat and lon are never prefixed in GPX.
+                        guard let name = attributes[base], attributes[base + 2] == nil, cStringEquals(name, wanted),
+                            let value = attributes[base + 3], let end = attributes[base + 4]
+                        else { continue }
+                        return UnsafeBufferPointer(start: value, count: value.distance(to: end))
+                    }
+                    return nil
                 }
-                return nil
-            }
-            do {
-                try state.document.pointee.start(
-                    name: localname, uri: uri, line: state.line, attribute: attribute, problem: state.problem)
-            } catch {
-                state.fail(error)
+                do {
+                    try state.document.pointee.start(
+                        name: localname, uri: uri, line: state.line, attribute: attribute, problem: state.problem)
+                } catch {
+                    state.fail(error)
+                }
             }
         }
         handler.endElementNs = { ctx, _, _, _ in
             guard let ctx else { return }
-            let state = Unmanaged<SAXState>.fromOpaque(ctx).takeUnretainedValue()
-            guard state.pendingError == nil else { return }
-            do {
-                try state.document.pointee.end(line: state.line, problem: state.problem) { fix, kind in
-                    let k: GPXReader.PointKind = kind == .trkpt ? .track : kind == .rtept ? .route : .waypoint
-                    try state.onFix(&fix, k)
+            Unmanaged<SAXState>.fromOpaque(ctx)._withUnsafeGuaranteedRef { state in
+                guard state.pendingError == nil else { return }
+                do {
+                    try state.document.pointee.end(line: state.line, problem: state.problem) { fix, kind in
+                        let k: GPXReader.PointKind = kind == .trkpt ? .track : kind == .rtept ? .route : .waypoint
+                        try state.onFix(&fix, k)
+                    }
+                } catch {
+                    state.fail(error)
                 }
-            } catch {
-                state.fail(error)
             }
         }
         let characters: charactersSAXFunc = { ctx, chars, count in
             guard let ctx, let chars, count > 0 else { return }
-            let state = Unmanaged<SAXState>.fromOpaque(ctx).takeUnretainedValue()
-            if state.document.pointee.capturing {
-                state.document.pointee.characters(UnsafeBufferPointer(start: chars, count: Int(count)))
+            Unmanaged<SAXState>.fromOpaque(ctx)._withUnsafeGuaranteedRef { state in
+                if state.document.pointee.capturing {
+                    state.document.pointee.characters(UnsafeBufferPointer(start: chars, count: Int(count)))
+                }
             }
         }
         handler.characters = characters
@@ -149,7 +158,9 @@ private final class SAXState {
             }
             return rc == 0 && !sawFatal && pendingError == nil
         }
-        var going = prefix.count <= head || prefix.withUnsafeBytes { push(UnsafeRawBufferPointer(rebasing: $0[head...]), terminate: false) }
+        var going =
+            prefix.count <= head
+            || prefix.withUnsafeBytes { push(UnsafeRawBufferPointer(rebasing: $0[head...]), terminate: false) }
         if going {
             var buffer = [UInt8](repeating: 0, count: 1 << 18)
             while going {

@@ -134,15 +134,59 @@ public enum DecimalNumber {
         // so these digits are the shortest; the division is exact-then-rounded, so the check
         // is exact.
         if magnitude < 1e15, magnitude >= 1e-7 {
-            for p in 0...15 {
+            // Short decimals (whole numbers, one to three places) are the common case: try them
+            // directly, smallest first.
+            for p in 0...3 {
                 let scaled = magnitude * exactPowers[p]
-                if scaled >= 1e15 { break }
-                // Round half up by truncation: scaled is positive and below 2^63 here, and
-                // this avoids a libm call on the hottest path of every writer.
+                // Round half up by truncation: scaled is positive and below 2^63 here, and this
+                // avoids a libm call on the hottest path of every writer.
                 let m = Double(Int64(scaled + 0.5))
-                if m / exactPowers[p] == magnitude, m < 1e15 {
+                if m < 1e15, m / exactPowers[p] == magnitude {
                     if value < 0 { out.append(UInt8(ascii: "-")) }
                     writeScaled(UInt64(m), decimals: p, into: &out)
+                    return
+                }
+            }
+            // Then scale to 15 significant digits at once: if any decimal of 15 digits or fewer
+            // reads as this double, this one does (the same value, with trailing zeros), and
+            // dropping the trailing zeros gives the shortest.
+            var e10 = 0  // floor(log10(magnitude))
+            if magnitude >= 1 {
+                while e10 < 15, magnitude >= exactPowers[e10 + 1] { e10 += 1 }
+            } else {
+                while e10 > -8, magnitude * exactPowers[-e10 + 1] < 1 { e10 -= 1 }
+                e10 -= 1
+            }
+            let p = 14 - e10
+            if p > 3, p <= 22 {
+                let scaled = magnitude * exactPowers[p]
+                let m = Double(Int64(scaled + 0.5))
+                if m < 1e15, m / exactPowers[p] == magnitude {
+                    var digits = UInt64(m)
+                    var decimals = p
+                    // Binary search of the trailing zeros: 8, 4, 2, 1.
+                    if decimals >= 8, digits % 100_000_000 == 0 {
+                        digits /= 100_000_000
+                        decimals -= 8
+                    }
+                    if decimals >= 4, digits % 10_000 == 0 {
+                        digits /= 10_000
+                        decimals -= 4
+                    }
+                    if decimals >= 2, digits % 100 == 0 {
+                        digits /= 100
+                        decimals -= 2
+                    }
+                    if decimals >= 1, digits % 10 == 0 {
+                        digits /= 10
+                        decimals -= 1
+                    }
+                    if decimals > 0, digits % 10 == 0 {  // 15 zeros need one more step
+                        digits /= 10
+                        decimals -= 1
+                    }
+                    if value < 0 { out.append(UInt8(ascii: "-")) }
+                    writeScaled(digits, decimals: decimals, into: &out)
                     return
                 }
             }
@@ -180,38 +224,66 @@ public enum DecimalNumber {
     }
 
     /// Swift's `description` is the shortest round-trip form, but uses an exponent outside
-    /// [1e-4, 2^53): spell that out in plain digits.
+    /// [1e-4, 2^53): spell that out in plain digits. Works on the UTF-8 bytes, not on String
+    /// indices, which cost more than the conversion itself.
     static func slowWrite(_ value: Double, into out: inout [UInt8]) {
-        let text = value.description
-        guard let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }) else {
-            var t = text
-            if t.hasSuffix(".0") { t.removeLast(2) }
-            out.append(contentsOf: t.utf8)
-            return
+        var text = value.description
+        text.withUTF8 { b in
+            var e = 0
+            while e < b.count, b[e] != UInt8(ascii: "e"), b[e] != UInt8(ascii: "E") { e += 1 }
+            if e == b.count {
+                // "5.0" is written "5", as the fast path writes whole numbers.
+                let n = b.count >= 2 && b[b.count - 2] == UInt8(ascii: ".") && b[b.count - 1] == UInt8(ascii: "0") ? b.count - 2 : b.count
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: b[..<n]))
+                return
+            }
+            var exponent = 0
+            var k = e + 1
+            var expNegative = false
+            if k < b.count, b[k] == UInt8(ascii: "-") || b[k] == UInt8(ascii: "+") {
+                expNegative = b[k] == UInt8(ascii: "-")
+                k += 1
+            }
+            while k < b.count {
+                exponent = exponent * 10 + Int(b[k] &- 48)
+                k += 1
+            }
+            if expNegative { exponent = -exponent }
+            var i = 0
+            if b[0] == UInt8(ascii: "-") {
+                out.append(UInt8(ascii: "-"))
+                i = 1
+            }
+            // Mantissa digits without the point; trailing ".0" dropped.
+            var digits: [UInt8] = []
+            digits.reserveCapacity(20)
+            var intCount = 0
+            var seenPoint = false
+            while i < e {
+                if b[i] == UInt8(ascii: ".") {
+                    seenPoint = true
+                } else {
+                    digits.append(b[i])
+                    if !seenPoint { intCount += 1 }
+                }
+                i += 1
+            }
+            while digits.count > intCount, digits.last == UInt8(ascii: "0") { digits.removeLast() }
+            let point = intCount + exponent  // position of the decimal point within digits
+            if point <= 0 {
+                out.append(UInt8(ascii: "0"))
+                out.append(UInt8(ascii: "."))
+                for _ in 0..<(-point) { out.append(UInt8(ascii: "0")) }
+                out.append(contentsOf: digits)
+            } else if point >= digits.count {
+                out.append(contentsOf: digits)
+                for _ in 0..<(point - digits.count) { out.append(UInt8(ascii: "0")) }
+            } else {
+                out.append(contentsOf: digits[..<point])
+                out.append(UInt8(ascii: "."))
+                out.append(contentsOf: digits[point...])
+            }
         }
-        var mantissa = String(text[..<e])
-        let exponent = Int(text[text.index(after: e)...]) ?? 0
-        var negative = false
-        if mantissa.hasPrefix("-") {
-            negative = true
-            mantissa.removeFirst()
-        }
-        let parts = mantissa.split(separator: ".", omittingEmptySubsequences: false)
-        let intPart = String(parts[0])
-        var fracPart = parts.count > 1 ? String(parts[1]) : ""
-        if fracPart == "0" { fracPart = "" }
-        let digits = intPart + fracPart
-        let point = intPart.count + exponent  // position of the decimal point within digits
-        var result = negative ? "-" : ""
-        if point <= 0 {
-            result += "0." + String(repeating: "0", count: -point) + digits
-        } else if point >= digits.count {
-            result += digits + String(repeating: "0", count: point - digits.count)
-        } else {
-            let idx = digits.index(digits.startIndex, offsetBy: point)
-            result += digits[..<idx] + "." + digits[idx...]
-        }
-        out.append(contentsOf: result.utf8)
     }
 
     /// The text `write(_:into:)` writes.
