@@ -13,9 +13,10 @@
 #   RUNS       timed runs of each command, after one warm-up run (default 5)
 #   GPX2FIX    a gpx2fix binary to use; no build is done
 #   BUILD_DIR  SwiftPM scratch path for the release build (default <repo>/.build)
+#   CALLGRIND  0 to skip counting instructions with valgrind on the N/10 file (about a minute)
 #
 # Output (bench/out/, git-ignored): the GPX files, hyperfine's gpx2fix.md and gpx2fix.json,
-# and summary.txt with everything printed after the build.
+# callgrind.*.out profiles, and summary.txt with everything printed after the build.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -66,7 +67,8 @@ make_gpx() {
     f=$(gpx_for "$1")
     if [[ ! -s $f ]]; then
         echo "== generating $f ($1 points)" >&2
-        python3 "$here/gen_gpx.py" --points "$1" "$f.tmp" && mv "$f.tmp" "$f"
+        python3 "$here/gen_gpx.py" --points "$1" "$f.tmp" || die "gen_gpx.py could not write $f"
+        mv "$f.tmp" "$f"
     fi
 }
 small_n=$((N / 10))
@@ -125,6 +127,11 @@ line = f"  CPU time (user + sys, means): gpx2fix / xmllint --stream = {cpu['gpx2
 if "gpsbabel" in cpu:
     line += f", gpsbabel / gpx2fix = {cpu['gpsbabel'] / cpu['gpx2fix']:.2f}x"
 print(line)
+gmin, xmin = min(results["gpx2fix"]["times"]), min(results["xmllint --stream"]["times"])
+line = f"  fastest runs:                 gpx2fix / xmllint --stream = {gmin / xmin:.2f}x"
+if "gpsbabel" in results:
+    line += f", gpsbabel / gpx2fix = {min(results['gpsbabel']['times']) / gmin:.2f}x"
+print(line)
 EOF
 say ""
 
@@ -150,6 +157,26 @@ import sys
 big, small = (int(v) / 1024 for v in sys.argv[1:3])
 print(f"  gpx2fix peak {big:.1f} MiB at N vs {small:.1f} MiB at N/10 (growth {big - small:+.1f} MiB)   "
       + ("ok: under 32 MiB" if max(big, small) < 32 else "MISSED: 32 MiB target"))
+EOF
+fi
+# --- instructions: a count that a busy machine does not disturb ---------------------------------
+if [[ ${CALLGRIND:-1} != 0 ]] && command -v valgrind >/dev/null; then
+    say ""
+    say "instructions executed on the $small_n-point file (valgrind --tool=callgrind; CALLGRIND=0 skips this)"
+    instr() { # name, then the command: the count callgrind collected, with its profile kept in out/
+        local name=$1
+        shift
+        valgrind --tool=callgrind --callgrind-out-file="$out/callgrind.$name.out" "$@" 2>&1 >/dev/null |
+            sed -n 's/.*Collected : *//p' | tail -1
+    }
+    g_ir=$(instr gpx2fix "$gpx2fix" "$small")
+    x_ir=$(instr xmllint xmllint --stream --noout "$small")
+    python3 - "$g_ir" "$x_ir" "$small_n" <<'EOF' | tee -a "$summary"
+import sys
+g, x, n = (int(v) for v in sys.argv[1:4])
+print(f"  gpx2fix           {g / 1e6:8.1f} M  ({g / n:,.0f} a point)")
+print(f"  xmllint --stream  {x / 1e6:8.1f} M  ({x / n:,.0f} a point)")
+print(f"  gpx2fix / xmllint --stream = {g / x:.2f}x   (callgrind_annotate out/callgrind.gpx2fix.out shows where)")
 EOF
 fi
 echo "== written: $out/gpx2fix.md, $out/gpx2fix.json, $summary" >&2
