@@ -2,7 +2,7 @@
 public struct Gpx2Fix: Tool {
     public static let description = ToolDescription(
         name: "gpx2fix",
-        summary: "Read GPX 1.0 and 1.1 files and write one fix (GPS position) a line as NDJSON.",
+        summary: "Read GPX 1.0 and 1.1, NMEA 0183 logs and gpsd's JSON, and write one fix (GPS position) a line as NDJSON.",
         details: """
             Track and route points are written in document order; waypoints only when the file
             has no track or route points (as in Xcode simulation files), or with --waypoints.
@@ -20,14 +20,27 @@ public struct Gpx2Fix: Tool {
             OptionSpec(
                 "uere", value: "M",
                 help: "Give fixes that have an HDOP but no accuracy hacc = HDOP x M metres (a receiver's user equivalent range error, typically 4 to 6)."),
+            OptionSpec(
+                "date", value: "YYYY-MM-DD",
+                help: "The UTC date of an NMEA log's first fixes when it has no RMC or ZDA date; dates in the log win."),
         ])
 
     let waypoints: Bool
     let uere: Double?
+    /// `--date`: days since 1970-01-01.
+    let date: Int64?
 
     public init(options: ParsedOptions) throws {
         waypoints = options.has("waypoints")
         uere = try options.double("uere", default: nil, range: 1e-6...1e6)
+        if let text = options.string("date") {
+            guard let t = Timestamp.parse(text + "T00:00:00Z"), text.count == 10 else {
+                throw UsageError("--date '\(text)' is not a date such as 2026-01-31 (YYYY-MM-DD)")
+            }
+            date = t.milliseconds / 86_400_000
+        } else {
+            date = nil
+        }
     }
 
     public mutating func run(inputs: [InputName], context: ToolContext) throws {
@@ -56,12 +69,27 @@ public struct Gpx2Fix: Tool {
             try problem(nil, head.isEmpty ? "the input is empty: expected a GPX file" : "the input holds only white space: expected a GPX file")
             return
         }
+        let output = context.output
         guard firstByte == UInt8(ascii: "<") else {
-            let shown = String(decoding: head.prefix(while: { $0 != 0x0A && $0 != 0x0D }).prefix(40), as: UTF8.self)
-            try problem(1, "not a GPX file: it starts with \"\(shown)\", expected an XML document (<?xml ... or <gpx ...)")
+            var reader = NMEAReader(fileName: input.name.fileName, uere: uere, date: date)
+            try reader.read(
+                input, head: head,
+                emit: { fix in
+                    FixEncoder.encode(fix, into: &output.buffer)
+                    try output.didAppend()
+                },
+                problem: { line, message in try problem(line, message) })
+            if !reader.recognizedAnything {
+                let shown = String(decoding: head.prefix(while: { $0 != 0x0A && $0 != 0x0D }).prefix(40), as: UTF8.self)
+                try problem(1, "not GPX, NMEA 0183 or gpsd JSON: it starts with \"\(shown)\"")
+                return
+            }
+            if let summary = reader.noiseSummary { diagnostics.note("\(input.name.path): \(summary)") }
+            if reader.assembler.wroteUndated {
+                diagnostics.note("\(input.name.path): the log gives no date (no RMC or ZDA): fixes written without time; give --date YYYY-MM-DD")
+            }
             return
         }
-        let output = context.output
         var spool = WaypointSpool()
         var sawTrackOrRoute = false
         let reader = GPXReader(fileName: input.name.fileName, uere: uere)

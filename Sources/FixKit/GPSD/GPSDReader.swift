@@ -1,0 +1,113 @@
+/// gpsd's JSON reports (`gpspipe -w`): TPV records become fixes; every other class (VERSION,
+/// DEVICES, WATCH, SKY, ...) is skipped.
+///
+/// | TPV member | fix field | note |
+/// |---|---|---|
+/// | `time` | `time` | ISO 8601 UTC |
+/// | `lat`, `lon` | `lat`, `lon` | required, with `mode` >= 2 |
+/// | `altMSL` (gpsd 3.20+), else `alt` | `alt` | metres above mean sea level |
+/// | `speed` | `speed` | m/s |
+/// | `track` | `course` | degrees true |
+/// | `eph` | `hacc` | gpsd's horizontal position error estimate, metres |
+/// | `epv` | `vacc` | vertical error estimate, metres |
+/// | `epd` | `cacc` | track (course) error estimate, degrees |
+/// | `device` | `trace` | else the input file's name |
+struct GPSDReader {
+    var fileName: String?
+    private var lastDevice: [UInt8] = []
+    private var lastDeviceString = ""
+
+    init(fileName: String?) {
+        self.fileName = fileName
+    }
+
+    enum Outcome {
+        case fix(Fix)
+        case skipped
+        case invalid(String)
+    }
+
+    mutating func report(_ line: UnsafeBufferPointer<UInt8>) -> Outcome {
+        var s = JSONScanner(line)
+        var isTPV = false
+        var mode: Double?
+        var lat: Double?
+        var lon: Double?
+        var fix = Fix(lat: 0, lon: 0)
+        var altMSL: Double?
+        var alt: Double?
+        do throws(JSONSyntaxError) {
+            try s.expect(UInt8(ascii: "{"), "'{'")
+            s.skipSpace()
+            if s.peek() == UInt8(ascii: "}") { return .skipped }
+            while true {
+                s.skipSpace()
+                let (key, _) = try s.scanString()
+                try s.expect(UInt8(ascii: ":"), "':'")
+                s.skipSpace()
+                let name = String(decoding: UnsafeBufferPointer(rebasing: line[key]), as: UTF8.self)
+                switch name {
+                case "class":
+                    let (r, _) = try s.scanString()
+                    isTPV = UnsafeBufferPointer(rebasing: line[r]).elementsEqual("TPV".utf8)
+                case "time":
+                    if s.peek() == UInt8(ascii: "\"") {
+                        let (r, _) = try s.scanString()
+                        fix.time = Timestamp.parse(UnsafeBufferPointer(rebasing: line[r]))
+                    } else {
+                        try s.skipValue()
+                    }
+                case "device":
+                    if s.peek() == UInt8(ascii: "\"") {
+                        let (r, escaped) = try s.scanString()
+                        fix.trace = escaped ? s.stringValue(r, escaped: true) : device(UnsafeBufferPointer(rebasing: line[r]))
+                    } else {
+                        try s.skipValue()
+                    }
+                case "mode": mode = try number(&s)
+                case "lat": lat = try number(&s)
+                case "lon": lon = try number(&s)
+                case "altMSL": altMSL = try number(&s)
+                case "alt": alt = try number(&s)
+                case "speed": fix.speed = try number(&s)
+                case "track": fix.course = try number(&s)
+                case "eph": fix.hacc = try number(&s)
+                case "epv": fix.vacc = try number(&s)
+                case "epd": fix.cacc = try number(&s)
+                default: try s.skipValue()
+                }
+                s.skipSpace()
+                guard let c = s.peek() else { throw s.error("expected ',' or '}', found the end of the line") }
+                s.position += 1
+                if c == UInt8(ascii: "}") { break }
+                guard c == UInt8(ascii: ",") else { throw s.error("expected ',' or '}'") }
+            }
+        } catch {
+            return .invalid(error.message)
+        }
+        guard isTPV, (mode ?? 0) >= 2, let lat, let lon, abs(lat) <= 90, abs(lon) <= 180 else { return .skipped }
+        fix.lat = lat
+        fix.lon = lon
+        fix.alt = altMSL ?? alt
+        if fix.trace == nil { fix.trace = fileName }
+        if let s = fix.speed, s < 0 { fix.speed = nil }
+        if let c = fix.course, c < 0 || c >= 360 { fix.course = c < 0 ? nil : c.truncatingRemainder(dividingBy: 360) }
+        return .fix(fix)
+    }
+
+    /// A number, or nil for `null` or any other value.
+    private func number(_ s: inout JSONScanner) throws(JSONSyntaxError) -> Double? {
+        guard let c = s.peek(), c == UInt8(ascii: "-") || c &- 48 < 10 else {
+            try s.skipValue()
+            return nil
+        }
+        return DecimalNumber.parse(try s.scanNumber())
+    }
+
+    private mutating func device(_ raw: UnsafeBufferPointer<UInt8>) -> String {
+        if raw.elementsEqual(lastDevice) { return lastDeviceString }
+        lastDevice = Array(raw)
+        lastDeviceString = String(decoding: raw, as: UTF8.self)
+        return lastDeviceString
+    }
+}

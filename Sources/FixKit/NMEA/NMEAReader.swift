@@ -1,0 +1,171 @@
+/// Reads an NMEA 0183 log, or gpsd's JSON (`gpspipe -w`), or a mix (`gpspipe -r` starts with
+/// gpsd's JSON greeting): lines that start with `{` are gpsd reports, everything else is
+/// searched for sentences.
+///
+/// Framing is forgiving, as real logs need: lines may end in LF, CR LF, CR alone or CR CR LF;
+/// a sentence starts at each `$` (so `$$GPGGA`, garbage before a sentence and two sentences run
+/// together on one line all work) and ends at the line's end or the next `$` or `!`. Bytes
+/// between sentences (binary u-blox frames, NUL bytes, comments) are skipped. Expected noise is
+/// counted, not reported line by line: bad checksums, malformed sentences; proprietary
+/// (`$P...`) and AIS (`!`) sentences and types gpx2fix does not use are skipped quietly.
+struct NMEAReader {
+    var assembler: NMEAAssembler
+    var gpsd: GPSDReader
+    var counts = Counts()
+    /// Field ranges of the sentence being read, reused so that no sentence allocates.
+    private var fieldStore: [Range<Int>] = []
+
+    struct Counts {
+        var sentences = 0
+        var used = 0
+        var badChecksum = 0
+        var malformed = 0
+        var reports = 0
+        /// Proprietary, AIS and other sentences skipped.
+        var other = 0
+    }
+
+    init(fileName: String?, uere: Double?, date: Int64?) {
+        assembler = NMEAAssembler(fileName: fileName, uere: uere, date: date)
+        gpsd = GPSDReader(fileName: fileName)
+    }
+
+    static let rmc = NMEASentence.code("RMC")
+    static let gga = NMEASentence.code("GGA")
+    static let gns = NMEASentence.code("GNS")
+    static let gll = NMEASentence.code("GLL")
+    static let vtg = NMEASentence.code("VTG")
+    static let gsa = NMEASentence.code("GSA")
+    static let gst = NMEASentence.code("GST")
+    static let zda = NMEASentence.code("ZDA")
+
+    /// Reads the whole input, whose first bytes are `head`.
+    mutating func read(
+        _ input: InputReader, head: [UInt8], emit: (inout Fix) throws -> Void, problem: (Int, String) throws -> Void
+    ) throws {
+        var buffer = head
+        var start = 0  // first byte not yet consumed
+        var lineNumber = 1
+        var eof = false
+        var chunk = [UInt8](repeating: 0, count: 1 << 18)
+        while true {
+            // Consume every complete line in buffer[start...].
+            try buffer.withUnsafeBufferPointer { buf in
+                guard let base = buf.baseAddress else { return }
+                let n = buf.count
+                var i = start
+                var lineStart = start
+                while i < n {
+                    // Most bytes are neither CR nor LF: skip them in a tight loop.
+                    while i < n, base[i] > 0x0D { i += 1 }
+                    guard i < n else { break }
+                    let c = base[i]
+                    if c != 0x0A && c != 0x0D {
+                        i += 1
+                        continue
+                    }
+                    // A CR at the end of what we have may be the first half of CR LF.
+                    if c == 0x0D, i + 1 == n, !eof { break }
+                    if i > lineStart {
+                        try line(UnsafeBufferPointer(start: base + lineStart, count: i - lineStart), number: lineNumber, emit: emit, problem: problem)
+                    }
+                    // LF ends a line; so does a CR that no LF or CR follows (CR-only logs), while
+                    // CR LF and CR CR LF count once.
+                    if c == 0x0A || i + 1 == n || (base[i + 1] != 0x0A && base[i + 1] != 0x0D) {
+                        lineNumber += 1
+                    }
+                    i += 1
+                    lineStart = i
+                }
+                if eof, lineStart < n {
+                    try line(UnsafeBufferPointer(start: base + lineStart, count: n - lineStart), number: lineNumber, emit: emit, problem: problem)
+                    lineStart = n
+                }
+                start = lineStart
+            }
+            if eof { break }
+            // Keep the unfinished line, read more after it.
+            if start > 0 {
+                buffer.removeSubrange(0..<start)
+                start = 0
+            }
+            let got = try chunk.withUnsafeMutableBytes { try input.read(into: $0.baseAddress!, capacity: $0.count) }
+            if got == 0 {
+                eof = true
+            } else {
+                buffer.append(contentsOf: chunk[..<got])
+            }
+        }
+        try assembler.finish(emit: emit)
+    }
+
+    private mutating func line(
+        _ bytes: UnsafeBufferPointer<UInt8>, number: Int, emit: (inout Fix) throws -> Void, problem: (Int, String) throws -> Void
+    ) throws {
+        var k = 0
+        while k < bytes.count, bytes[k] == 0x20 || bytes[k] == 0x09 { k += 1 }
+        if k < bytes.count, bytes[k] == UInt8(ascii: "{") {
+            counts.reports += 1
+            switch gpsd.report(UnsafeBufferPointer(rebasing: bytes[k...])) {
+            case .fix(var fix): try emit(&fix)
+            case .skipped: break
+            case .invalid(let message): try problem(number, "not a gpsd JSON report: \(message); line skipped")
+            }
+            return
+        }
+        // Sentences: from each `$` (or `!`) to the next one or the end of the line.
+        let base = bytes.baseAddress!
+        let n = bytes.count
+        while k < n {
+            let c = base[k]
+            guard c == UInt8(ascii: "$") || c == UInt8(ascii: "!") else {
+                k += 1
+                continue
+            }
+            var end = k + 1
+            while end < n, base[end] != UInt8(ascii: "$"), base[end] != UInt8(ascii: "!") { end += 1 }
+            var stop = end
+            while stop > k, base[stop - 1] <= 0x20 { stop -= 1 }  // trailing blanks and NULs
+            try sentence(UnsafeBufferPointer(start: base + k, count: stop - k), emit: emit)
+            k = end
+        }
+    }
+
+    private mutating func sentence(_ bytes: UnsafeBufferPointer<UInt8>, emit: (inout Fix) throws -> Void) throws {
+        switch NMEAFraming.frame(bytes, fields: &fieldStore) {
+        case .ignored:
+            // Proprietary and odd sentences still show that this is an NMEA log.
+            if bytes.count >= 2, bytes[1] &- UInt8(ascii: "A") < 26 { counts.other += 1 }
+            return
+        case .badChecksum:
+            counts.badChecksum += 1
+        case .sentence(let s):
+            counts.sentences += 1
+            let ok: Bool
+            switch s.type {
+            case NMEAReader.rmc: ok = try assembler.add(RMC.self, s, emit: emit)
+            case NMEAReader.gga: ok = try assembler.add(GGA.self, s, emit: emit)
+            case NMEAReader.gns: ok = try assembler.add(GNS.self, s, emit: emit)
+            case NMEAReader.gll: ok = try assembler.add(GLL.self, s, emit: emit)
+            case NMEAReader.vtg: ok = try assembler.add(VTG.self, s, emit: emit)
+            case NMEAReader.gsa: ok = try assembler.add(GSA.self, s, emit: emit)
+            case NMEAReader.gst: ok = try assembler.add(GST.self, s, emit: emit)
+            case NMEAReader.zda: ok = try assembler.add(ZDA.self, s, emit: emit)
+            default: return
+            }
+            if ok { counts.used += 1 } else { counts.malformed += 1 }
+        }
+    }
+
+    /// The one-line summary of expected noise, or nil when there was none.
+    var noiseSummary: String? {
+        guard counts.badChecksum > 0 || counts.malformed > 0 else { return nil }
+        var parts: [String] = []
+        if counts.badChecksum > 0 { parts.append("\(counts.badChecksum) with a bad checksum") }
+        if counts.malformed > 0 { parts.append("\(counts.malformed) malformed") }
+        return "\(parts.joined(separator: " and ")) of \(counts.sentences + counts.badChecksum) NMEA sentences dropped"
+    }
+
+    /// Whether anything in the input looked like NMEA or gpsd JSON.
+    var recognizedAnything: Bool { counts.sentences > 0 || counts.badChecksum > 0 || counts.reports > 0 || counts.other > 0 }
+}

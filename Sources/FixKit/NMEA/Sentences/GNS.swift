@@ -1,0 +1,30 @@
+/// GNS, GNSS fix data (NMEA 3.0): GGA for several constellations at once.
+///
+/// ```
+/// $--GNS,hhmmss.ss,ddmm.mm,a,dddmm.mm,a,c--c,xx,x.x,x.x,x.x,x.x,xxxx[,a]*hh
+///        1         2       3 4        5 6    7  8   9   10  11  12    13
+/// ```
+/// 1 UTC time, 2-3 latitude N/S, 4-5 longitude E/W, 6 mode, one letter per constellation (N
+/// no fix, A autonomous, D differential, ...; all N means no fix), 7 satellites used, 8 HDOP,
+/// 9 altitude above mean sea level, 10 geoid separation, 11 age of differential data,
+/// 12 station, 13 navigation status (NMEA 4.1).
+enum GNS: NMEASentenceParser {
+    static func timeOfDay(_ s: NMEASentence) -> Int64? { s.timeOfDay(0) }
+
+    static func apply(_ s: NMEASentence, to epoch: inout NMEAEpoch) -> Bool {
+        guard s.count >= 8 else { return false }
+        let mode = s.field(5)
+        guard !mode.isEmpty, mode.contains(where: { $0 != UInt8(ascii: "N") }) else {
+            epoch.sawVoid = true
+            return true
+        }
+        let lat = s.coordinate(1, limit: 90)
+        let lon = s.coordinate(3, limit: 180)
+        guard lat != nil, lon != nil else { return false }
+        epoch.setPosition(lat, lon)
+        if let n = s.number(6), n >= 0, n == n.rounded() { epoch.set(\.sat, Int(n)) }
+        epoch.set(\.hdop, s.number(7))
+        epoch.set(\.alt, s.number(8))
+        return true
+    }
+}

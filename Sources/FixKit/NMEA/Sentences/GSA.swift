@@ -1,0 +1,23 @@
+/// GSA, DOP and active satellites.
+///
+/// ```
+/// $--GSA,a,x,xx,xx,xx,xx,xx,xx,xx,xx,xx,xx,xx,xx,x.x,x.x,x.x[,h]*hh
+///        1 2 3                                  14  15  16  17
+/// ```
+/// 1 mode (M manual, A automatic), 2 fix type (1 none, 2 2D, 3 3D), 3-14 satellite IDs,
+/// 15 PDOP, 16 HDOP, 17 VDOP, 18 system ID (NMEA 4.1). Some receivers write a different
+/// number of satellite fields: the three DOPs are read as the last three numeric fields before
+/// an optional system ID.
+enum GSA: NMEASentenceParser {
+    static func timeOfDay(_ s: NMEASentence) -> Int64? { nil }
+
+    static func apply(_ s: NMEASentence, to epoch: inout NMEAEpoch) -> Bool {
+        guard s.count >= 17 else { return false }
+        if s.char(1) == UInt8(ascii: "1") { return true }  // no fix: its DOPs mean nothing
+        let last = s.count >= 18 ? s.count - 2 : s.count - 1
+        epoch.set(\.pdop, s.number(last - 2))
+        epoch.set(\.hdop, s.number(last - 1))
+        epoch.set(\.vdop, s.number(last))
+        return true
+    }
+}

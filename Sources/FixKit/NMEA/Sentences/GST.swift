@@ -1,0 +1,23 @@
+/// GST, GNSS pseudorange error statistics: the receiver's own estimate of its position error.
+///
+/// ```
+/// $--GST,hhmmss.ss,x.x,x.x,x.x,x.x,x.x,x.x,x.x*hh
+///        1         2   3   4   5   6   7   8
+/// ```
+/// 1 UTC time, 2 RMS of the pseudorange residuals, 3-4 semi-major and semi-minor axes of the
+/// error ellipse (1σ, metres), 5 orientation of the semi-major axis, 6 σ latitude, 7 σ
+/// longitude, 8 σ altitude (metres). `hacc` = sqrt(σlat² + σlon²), the radius Core Location
+/// reports; `vacc` = σ altitude.
+enum GST: NMEASentenceParser {
+    static func timeOfDay(_ s: NMEASentence) -> Int64? { s.timeOfDay(0) }
+
+    static func apply(_ s: NMEASentence, to epoch: inout NMEAEpoch) -> Bool {
+        guard s.count >= 8 else { return false }
+        if let a = s.number(5), let b = s.number(6), a >= 0, b >= 0 {
+            epoch.set(\.sigmaLat, a)
+            epoch.set(\.sigmaLon, b)
+        }
+        if let v = s.number(7), v >= 0 { epoch.set(\.sigmaAlt, v) }
+        return true
+    }
+}

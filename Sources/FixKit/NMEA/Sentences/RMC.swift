@@ -1,0 +1,49 @@
+/// RMC, recommended minimum specific GNSS data: time, validity, position, speed, course, date.
+///
+/// ```
+/// $--RMC,hhmmss.ss,A,ddmm.mm,a,dddmm.mm,a,x.x,x.x,ddmmyy,x.x,a[,m[,s]]*hh
+///        1         2 3       4 5        6 7   8   9      10  11 12  13
+/// ```
+/// 1 UTC time, 2 status (A valid, V void), 3-4 latitude N/S, 5-6 longitude E/W, 7 speed over
+/// ground in knots, 8 course over ground in degrees true, 9 date, 10-11 magnetic variation,
+/// 12 mode (NMEA 2.3: A autonomous, D differential, E estimated, N not valid...), 13 navigation
+/// status (NMEA 4.1). Two-digit years are read as receivers mean them: 80-99 are 1980-1999
+/// (GPS began in 1980), 00-79 are 2000-2079.
+enum RMC: NMEASentenceParser {
+    static func timeOfDay(_ s: NMEASentence) -> Int64? { s.timeOfDay(0) }
+
+    static func apply(_ s: NMEASentence, to epoch: inout NMEAEpoch) -> Bool {
+        guard s.count >= 9 else { return false }
+        if let day = date(s.field(8)) { epoch.set(\.day, day) }
+        let status = s.char(1)
+        let mode = s.char(11)
+        guard status == UInt8(ascii: "A"), mode != UInt8(ascii: "N") else {
+            epoch.sawVoid = true
+            return status == UInt8(ascii: "V") || status == UInt8(ascii: "A")
+        }
+        let lat = s.coordinate(2, limit: 90)
+        let lon = s.coordinate(4, limit: 180)
+        guard lat != nil, lon != nil else { return false }
+        epoch.setPosition(lat, lon)
+        if let knots = s.number(6), knots >= 0 { epoch.set(\.speed, knots * NMEAUnits.knot) }
+        if let course = s.number(7), course >= 0 { epoch.set(\.course, course.truncatingRemainder(dividingBy: 360)) }
+        return true
+    }
+
+    /// `ddmmyy` as days since 1970-01-01.
+    static func date(_ text: UnsafeBufferPointer<UInt8>) -> Int64? {
+        guard text.count == 6 else { return nil }
+        var v: Int64 = 0
+        for c in text {
+            let d = c &- 48
+            guard d < 10 else { return nil }
+            v = v * 10 + Int64(d)
+        }
+        let day = v / 10000
+        let month = v / 100 % 100
+        let yy = v % 100
+        let year = yy >= 80 ? 1900 + yy : 2000 + yy
+        guard (1...12).contains(month), day >= 1, day <= Timestamp.daysInMonth(year, month) else { return nil }
+        return Timestamp.daysFromCivil(year, month, day)
+    }
+}
