@@ -4,34 +4,70 @@
 /// sentence type. Fields are byte ranges into the sentence's bytes; an empty field is absent.
 struct NMEASentence {
     let bytes: UnsafeBufferPointer<UInt8>
-    /// Ranges of the fields after the address field: fields[0] is f1.
-    var fields: [Range<Int>]
+    /// Where each field ends: a comma, or the end of the last field. Field i runs from just
+    /// after `bounds[i - 1]` (for i = 0, the address field's comma) to `bounds[i]`.
+    let bounds: UnsafePointer<Int32>
+    let count: Int
     /// The sentence type, such as `RMC`, as three bytes packed into an integer.
     let type: UInt32
+
+    /// Field i's byte range.
+    @inline(__always)
+    func range(_ i: Int) -> Range<Int> { Int(bounds[i - 1]) + 1..<Int(bounds[i]) }
 
     static func code(_ s: StaticString) -> UInt32 {
         let p = s.utf8Start
         return UInt32(p[0]) << 16 | UInt32(p[1]) << 8 | UInt32(p[2])
     }
 
-    var count: Int { fields.count }
-
-    func isEmpty(_ i: Int) -> Bool { i >= fields.count || fields[i].isEmpty }
+    func isEmpty(_ i: Int) -> Bool { i >= count || range(i).isEmpty }
 
     func field(_ i: Int) -> UnsafeBufferPointer<UInt8> {
-        guard i < fields.count else { return UnsafeBufferPointer(start: bytes.baseAddress, count: 0) }
-        return UnsafeBufferPointer(rebasing: bytes[fields[i]])
+        guard i < count else { return UnsafeBufferPointer(start: bytes.baseAddress, count: 0) }
+        let r = range(i)
+        return UnsafeBufferPointer(start: bytes.baseAddress! + r.lowerBound, count: r.count)
     }
 
     /// The first byte of a field, or nil when it is empty.
     func char(_ i: Int) -> UInt8? {
-        guard i < fields.count, !fields[i].isEmpty else { return nil }
-        return bytes[fields[i].lowerBound]
+        guard i < count else { return nil }
+        let r = range(i)
+        return r.isEmpty ? nil : bytes[r.lowerBound]
     }
 
     func number(_ i: Int) -> Double? {
         guard !isEmpty(i) else { return nil }
-        return DecimalNumber.parse(field(i))
+        return NMEASentence.decimal(field(i))
+    }
+
+    /// NMEA numbers are plain decimals (`-12.345`): read them with one integer and one exact
+    /// division (correctly rounded for up to 15 digits), and leave anything else to
+    /// `DecimalNumber`.
+    @inline(__always)
+    static func decimal(_ t: UnsafeBufferPointer<UInt8>) -> Double? {
+        var k = 0
+        let negative = t.count > 0 && t[0] == UInt8(ascii: "-")
+        if negative { k = 1 }
+        var m: UInt64 = 0
+        var digits = 0
+        var decimals = -1
+        while k < t.count {
+            let c = t[k]
+            let d = c &- 48
+            if d < 10 {
+                m = m &* 10 &+ UInt64(d)
+                digits += 1
+                if decimals >= 0 { decimals += 1 }
+            } else if c == UInt8(ascii: "."), decimals < 0 {
+                decimals = 0
+            } else {
+                return DecimalNumber.parse(t)
+            }
+            k += 1
+        }
+        guard digits > 0, digits <= 15 else { return DecimalNumber.parse(t) }
+        let v = Double(m) / DecimalNumber.exactPowers[max(decimals, 0)]
+        return negative ? -v : v
     }
 
     /// A latitude or longitude: `ddmm.mmmm` (or `dddmm.mmmm`) in field `i`, hemisphere letter in
@@ -49,7 +85,7 @@ struct NMEASentence {
             guard d < 10 else { return nil }
             degrees = degrees * 10 + Double(d)
         }
-        guard let minutes = DecimalNumber.parse(UnsafeBufferPointer(rebasing: text[(dot - 2)...])), minutes >= 0, minutes < 60
+        guard let minutes = NMEASentence.decimal(UnsafeBufferPointer(rebasing: text[(dot - 2)...])), minutes >= 0, minutes < 60
         else { return nil }
         var value = degrees + minutes / 60
         switch hemisphere {
@@ -74,7 +110,7 @@ struct NMEASentence {
         guard let h = pair(0), let m = pair(2), let s = pair(4), h < 24, m < 60, s <= 60 else { return nil }
         var ms: Int64 = 0
         if t.count > 6 {
-            guard t[6] == UInt8(ascii: "."), let frac = DecimalNumber.parse(UnsafeBufferPointer(rebasing: t[6...])) else {
+            guard t[6] == UInt8(ascii: "."), let frac = NMEASentence.decimal(UnsafeBufferPointer(rebasing: t[6...])) else {
                 return nil
             }
             ms = Int64((frac * 1000).rounded())
@@ -100,43 +136,63 @@ enum NMEAFraming {
         case ignored
     }
 
-    /// `bytes` runs from a `$` or `!` to the end of the sentence (line end or the next `$`),
-    /// line-end bytes excluded.
-    static func frame(_ bytes: UnsafeBufferPointer<UInt8>, fields: inout [Range<Int>]) -> Outcome {
-        guard bytes.count >= 7, bytes[0] == UInt8(ascii: "$") else { return .ignored }
+    /// Frames the sentence that starts at `bytes[0]` (a `$`) and runs to the next `$` or `!` or
+    /// the end of `bytes` (a line, without its line end), in one pass: the checksum (XOR of
+    /// everything between `$` and `*`, two hex digits after `*`) and the field commas. Returns
+    /// where the sentence ended. Trailing blanks and NULs are not part of the last field.
+    static func frame(_ bytes: UnsafeBufferPointer<UInt8>, bounds: FieldBounds) -> (Outcome, end: Int) {
         let p = bytes.baseAddress!
-        // One pass: the checksum (XOR of everything between `$` and `*`) and the field commas.
-        fields.removeAll(keepingCapacity: true)
+        let n = bytes.count
+        // bounds.storage[0] is the address field's comma; the table starts one slot in, so
+        // that field 0's start can be read as `bounds[-1] + 1`.
+        let table = bounds.storage
+        var fieldCount = -1
         var sum: UInt8 = 0
         var k = 1
-        var fieldStart = -1  // after the address field's comma
-        var addressEnd = -1
-        let n = bytes.count
+        var star = -1
         while k < n {
             let c = p[k]
-            if c == UInt8(ascii: "*") { break }
-            sum ^= c
-            if c == UInt8(ascii: ",") {
-                if addressEnd < 0 {
-                    addressEnd = k
+            // Every byte that matters ($ ! * , and line noise) is at or below ','; letters and
+            // digits only join the checksum.
+            if c > UInt8(ascii: ",") {
+                sum ^= c
+                k += 1
+                continue
+            }
+            if c == UInt8(ascii: "$") || c == UInt8(ascii: "!") { break }
+            if star < 0 {
+                if c == UInt8(ascii: "*") {
+                    star = k
                 } else {
-                    fields.append(fieldStart..<k)
+                    sum ^= c
+                    if c == UInt8(ascii: ","), fieldCount < FieldBounds.capacity - 2 {
+                        fieldCount += 1
+                        table[fieldCount] = Int32(k)
+                    }
                 }
-                fieldStart = k + 1
             }
             k += 1
         }
         let end = k
-        if k < n {
-            // `*hh`: two hex digits; anything after them (a stray NUL) is ignored.
-            guard k + 3 <= n, let expected = hexByte(p[k + 1], p[k + 2]), expected == sum else { return .badChecksum }
+        guard end >= 7 else { return (.ignored, end) }
+        var last = star >= 0 ? star : end
+        if star >= 0 {
+            // `*hh`: two hex digits; anything after them (a stray NUL) is ignored. The bytes after
+            // the star were XORed in above; take them out again.
+            for j in (star + 1)..<end where p[j] > UInt8(ascii: ",") { sum ^= p[j] }
+            guard star + 3 <= end, let expected = hexByte(p[star + 1], p[star + 2]), expected == sum else {
+                return (.badChecksum, end)
+            }
+        } else {
+            while last > 0, p[last - 1] <= 0x20 { last -= 1 }
         }
-        if p[1] == UInt8(ascii: "P") { return .ignored }
+        if p[1] == UInt8(ascii: "P") { return (.ignored, end) }
         // Address: two talker letters and three type letters (ignore anything else).
-        guard addressEnd == 6 else { return .ignored }
-        fields.append(fieldStart..<end)
+        guard fieldCount >= 0, table[0] == 6, Int(table[fieldCount]) < last else { return (.ignored, end) }
+        fieldCount += 1
+        table[fieldCount] = Int32(last)
         let type = UInt32(p[3]) << 16 | UInt32(p[4]) << 8 | UInt32(p[5])
-        return .sentence(NMEASentence(bytes: bytes, fields: fields, type: type))
+        return (.sentence(NMEASentence(bytes: bytes, bounds: UnsafePointer(table + 1), count: fieldCount, type: type)), end)
     }
 
     static func lastStar(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
@@ -160,4 +216,18 @@ enum NMEAFraming {
         guard let x = v(a), let y = v(b) else { return nil }
         return x << 4 | y
     }
+}
+
+/// Scratch space for one sentence's field boundaries, allocated once per reader so that no
+/// sentence allocates.
+final class FieldBounds {
+    static let capacity = 128
+    let storage: UnsafeMutablePointer<Int32>
+
+    init() {
+        storage = .allocate(capacity: FieldBounds.capacity)
+        storage.initialize(repeating: 0, count: FieldBounds.capacity)
+    }
+
+    deinit { storage.deallocate() }
 }

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Reads an NMEA 0183 log, or gpsd's JSON (`gpspipe -w`), or a mix (`gpspipe -r` starts with
 /// gpsd's JSON greeting): lines that start with `{` are gpsd reports, everything else is
 /// searched for sentences.
@@ -12,8 +18,8 @@ struct NMEAReader {
     var assembler: NMEAAssembler
     var gpsd: GPSDReader
     var counts = Counts()
-    /// Field ranges of the sentence being read, reused so that no sentence allocates.
-    private var fieldStore: [Range<Int>] = []
+    /// Field boundaries of the sentence being read.
+    private let fieldBounds = FieldBounds()
 
     struct Counts {
         var sentences = 0
@@ -113,26 +119,21 @@ struct NMEAReader {
             }
             return
         }
-        // Sentences: from each `$` (or `!`) to the next one or the end of the line.
+        // Sentences: from each `$` to the next `$` or `!` or the end of the line.
         let base = bytes.baseAddress!
         let n = bytes.count
         while k < n {
-            let c = base[k]
-            guard c == UInt8(ascii: "$") || c == UInt8(ascii: "!") else {
-                k += 1
-                continue
-            }
-            var end = k + 1
-            while end < n, base[end] != UInt8(ascii: "$"), base[end] != UInt8(ascii: "!") { end += 1 }
-            var stop = end
-            while stop > k, base[stop - 1] <= 0x20 { stop -= 1 }  // trailing blanks and NULs
-            try sentence(UnsafeBufferPointer(start: base + k, count: stop - k), emit: emit)
-            k = end
+            guard let dollar = memchr(base + k, Int32(UInt8(ascii: "$")), n - k) else { return }
+            k = base.distance(to: dollar.assumingMemoryBound(to: UInt8.self))
+            let rest = UnsafeBufferPointer(start: base + k, count: n - k)
+            let (outcome, end) = NMEAFraming.frame(rest, bounds: fieldBounds)
+            try sentence(outcome, rest, emit: emit)
+            k += max(end, 1)
         }
     }
 
-    private mutating func sentence(_ bytes: UnsafeBufferPointer<UInt8>, emit: (inout Fix) throws -> Void) throws {
-        switch NMEAFraming.frame(bytes, fields: &fieldStore) {
+    private mutating func sentence(_ outcome: NMEAFraming.Outcome, _ bytes: UnsafeBufferPointer<UInt8>, emit: (inout Fix) throws -> Void) throws {
+        switch outcome {
         case .ignored:
             // Proprietary and odd sentences still show that this is an NMEA log.
             if bytes.count >= 2, bytes[1] &- UInt8(ascii: "A") < 26 { counts.other += 1 }

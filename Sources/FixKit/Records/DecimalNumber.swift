@@ -191,35 +191,88 @@ public enum DecimalNumber {
                 }
             }
         }
+        if let (m, decimals) = seventeenDigits(magnitude) {
+            if value < 0 { out.append(UInt8(ascii: "-")) }
+            writeScaled(m, decimals: decimals, into: &out)
+            return
+        }
         slowWrite(value, into: &out)
+    }
+
+    /// The shortest 16- or 17-digit decimal that reads back as `x`, in exact integer
+    /// arithmetic: positions converted from NMEA minutes (47.600001666666664) and knots need
+    /// them, and Swift's `description` costs several times more. With x = f·2^-k, the
+    /// candidate with p decimals is m = round(f·10^p / 2^k); it reads back as x when it lies
+    /// within half a unit in the last place: |m·2^k − f·10^p|·2 < 10^p (a quarter below a power
+    /// of two, where the gap below is half as wide). Nil outside the range where f·10^p fits
+    /// in 128 bits; the caller then uses `description`.
+    static let widePowers: [UInt128] = (0...22).map { e in
+        var p: UInt128 = 1
+        for _ in 0..<e { p *= 10 }
+        return p
+    }
+
+    static func seventeenDigits(_ x: Double) -> (UInt64, Int)? {
+        guard x >= 1e-7, x < 1e16, x.isNormal else { return nil }
+        let f = UInt128(x.significandBitPattern | (1 << 52))
+        let k = 52 - Int(x.exponent)
+        guard k > 0, k < 120 else { return nil }
+        var e10 = 0
+        if x >= 1 {
+            while e10 < 16, x >= exactPowers[e10 + 1] { e10 += 1 }
+        } else {
+            while e10 > -8, x * exactPowers[-e10 + 1] < 1 { e10 -= 1 }
+            e10 -= 1
+        }
+        let powerOfTwo = x.significandBitPattern == 0
+        for n in 16...17 {
+            let p = n - 1 - e10
+            guard p >= 0, p <= 22 else { return nil }
+            let scale = widePowers[p]
+            let big = f * scale
+            // Round half to even, as Swift's own shortest form does on an exact tie.
+            let half = UInt128(1) << (k - 1)
+            var m = (big + half) >> k
+            if big & ((half << 1) - 1) == half, m & 1 == 1 { m -= 1 }
+            let back = m << k
+            let error = back > big ? back - big : big - back
+            let below = back < big
+            let ok = below && powerOfTwo ? error * 4 < scale : error * 2 < scale
+            guard ok else { continue }
+            var digits = UInt64(m)
+            var decimals = p
+            while decimals > 0, digits % 10 == 0 {
+                digits /= 10
+                decimals -= 1
+            }
+            return (digits, decimals)
+        }
+        return nil
     }
 
     /// Writes `m / 10^decimals` in plain notation; `m` has no trailing zero when `decimals > 0`.
     @inline(__always)
     static func writeScaled(_ m: UInt64, decimals: Int, into out: inout [UInt8]) {
-        var digits: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { raw in
-            let d = raw.bindMemory(to: UInt8.self)
+        // Digits are produced backwards into a stack buffer, then appended once.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { b in
+            var at = 48
             var v = m
+            var written = 0
             repeat {
-                d[count] = UInt8(48 + v % 10)
+                at -= 1
+                b[at] = UInt8(48 + v % 10)
                 v /= 10
-                count += 1
-            } while v > 0
-            // d holds the digits least significant first.
-            if decimals >= count {
-                out.append(UInt8(ascii: "0"))
-                out.append(UInt8(ascii: "."))
-                for _ in 0..<(decimals - count) { out.append(UInt8(ascii: "0")) }
-                for k in stride(from: count - 1, through: 0, by: -1) { out.append(d[k]) }
-            } else {
-                for k in stride(from: count - 1, through: decimals, by: -1) { out.append(d[k]) }
-                if decimals > 0 {
-                    out.append(UInt8(ascii: "."))
-                    for k in stride(from: decimals - 1, through: 0, by: -1) { out.append(d[k]) }
+                written += 1
+                if written == decimals {
+                    at -= 1
+                    b[at] = UInt8(ascii: ".")
                 }
+            } while v > 0 || written <= decimals
+            if b[at] == UInt8(ascii: ".") {
+                at -= 1
+                b[at] = UInt8(ascii: "0")
             }
+            out.append(contentsOf: UnsafeBufferPointer(start: b.baseAddress! + at, count: 48 - at))
         }
     }
 

@@ -3,57 +3,63 @@
 /// fix kept verbatim, in their input order. Numbers are the shortest text that reads back as
 /// the same double (`DecimalNumber`).
 public enum FixEncoder {
+    // Member prefixes as byte arrays: appending an array is one copy, where appending a
+    // StaticString's bytes goes through the generic sequence path.
+    static let timeKey = Array(#"{"time":""#.utf8)
+    static let latKey = Array(#""lat":"#.utf8)
+    static let keys: [FixField: [UInt8]] = Dictionary(
+        uniqueKeysWithValues: FixField.allCases.map { ($0, Array(",\"\($0.rawValue)\":".utf8)) })
+    static let lonKey = keys[.lon]!, altKey = keys[.alt]!, haccKey = keys[.hacc]!, vaccKey = keys[.vacc]!
+    static let speedKey = keys[.speed]!, courseKey = keys[.course]!, caccKey = keys[.cacc]!
+    static let hdopKey = keys[.hdop]!, vdopKey = keys[.vdop]!, pdopKey = keys[.pdop]!, satKey = keys[.sat]!
+    static let nameKey = keys[.name]!, traceKey = keys[.trace]!, segKey = keys[.seg]!
+
     public static func encode(_ fix: Fix, into out: inout [UInt8]) {
-        out.append(UInt8(ascii: "{"))
-        var first = true
-        @inline(__always) func key(_ name: StaticString) {
-            if !first { out.append(UInt8(ascii: ",")) }
-            first = false
-            out.append(UInt8(ascii: "\""))
-            out.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-            out.append(UInt8(ascii: "\""))
-            out.append(UInt8(ascii: ":"))
-        }
-        @inline(__always) func number(_ name: StaticString, _ v: Double?) {
-            guard let v else { return }
-            key(name)
-            DecimalNumber.write(v, into: &out)
-        }
+        // lat is always there, so every member after it starts with a comma.
         if let t = fix.time {
-            key("time")
-            out.append(UInt8(ascii: "\""))
+            out.append(contentsOf: timeKey)
             t.write(into: &out)
             out.append(UInt8(ascii: "\""))
+            out.append(UInt8(ascii: ","))
+        } else {
+            out.append(UInt8(ascii: "{"))
         }
-        number("lat", fix.lat)
-        number("lon", fix.lon)
-        number("alt", fix.alt)
-        number("hacc", fix.hacc)
-        number("vacc", fix.vacc)
-        number("speed", fix.speed)
-        number("course", fix.course)
-        number("cacc", fix.cacc)
-        number("hdop", fix.hdop)
-        number("vdop", fix.vdop)
-        number("pdop", fix.pdop)
+        out.append(contentsOf: latKey)
+        DecimalNumber.write(fix.lat, into: &out)
+        out.append(contentsOf: lonKey)
+        DecimalNumber.write(fix.lon, into: &out)
+        @inline(__always) func number(_ key: [UInt8], _ v: Double?) {
+            guard let v else { return }
+            out.append(contentsOf: key)
+            DecimalNumber.write(v, into: &out)
+        }
+        number(altKey, fix.alt)
+        number(haccKey, fix.hacc)
+        number(vaccKey, fix.vacc)
+        number(speedKey, fix.speed)
+        number(courseKey, fix.course)
+        number(caccKey, fix.cacc)
+        number(hdopKey, fix.hdop)
+        number(vdopKey, fix.vdop)
+        number(pdopKey, fix.pdop)
         if let v = fix.sat {
-            key("sat")
+            out.append(contentsOf: satKey)
             writeInteger(v, into: &out)
         }
         if let v = fix.name {
-            key("name")
+            out.append(contentsOf: nameKey)
             writeString(v, into: &out)
         }
         if let v = fix.trace {
-            key("trace")
+            out.append(contentsOf: traceKey)
             writeString(v, into: &out)
         }
         if let v = fix.seg {
-            key("seg")
+            out.append(contentsOf: segKey)
             writeInteger(v, into: &out)
         }
         if !fix.extra.isEmpty {
-            if !first { out.append(UInt8(ascii: ",")) }
+            out.append(UInt8(ascii: ","))
             out.append(contentsOf: fix.extra)
         }
         out.append(UInt8(ascii: "}"))

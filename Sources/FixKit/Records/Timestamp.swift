@@ -184,28 +184,34 @@ extension Timestamp {
         let (y, m, d) = Timestamp.civilFromDays(days)
         let secOfDay = rem / 1000
         let frac = rem % 1000
-        @inline(__always) func two(_ v: Int64) {
-            out.append(UInt8(48 + v / 10))
-            out.append(UInt8(48 + v % 10))
+        // Built on the stack and appended once: per-byte appends cost more than the arithmetic.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { b in
+            @inline(__always) func two(_ at: Int, _ v: Int64) {
+                b[at] = UInt8(48 + v / 10)
+                b[at + 1] = UInt8(48 + v % 10)
+            }
+            two(0, y / 100)
+            two(2, y % 100)
+            b[4] = UInt8(ascii: "-")
+            two(5, m)
+            b[7] = UInt8(ascii: "-")
+            two(8, d)
+            b[10] = UInt8(ascii: "T")
+            two(11, secOfDay / 3600)
+            b[13] = UInt8(ascii: ":")
+            two(14, secOfDay / 60 % 60)
+            b[16] = UInt8(ascii: ":")
+            two(17, secOfDay % 60)
+            var n = 19
+            if frac != 0 {
+                b[19] = UInt8(ascii: ".")
+                b[20] = UInt8(48 + frac / 100)
+                two(21, frac % 100)
+                n = 23
+            }
+            b[n] = UInt8(ascii: "Z")
+            out.append(contentsOf: UnsafeBufferPointer(start: b.baseAddress, count: n + 1))
         }
-        two(y / 100)
-        two(y % 100)
-        out.append(UInt8(ascii: "-"))
-        two(m)
-        out.append(UInt8(ascii: "-"))
-        two(d)
-        out.append(UInt8(ascii: "T"))
-        two(secOfDay / 3600)
-        out.append(UInt8(ascii: ":"))
-        two(secOfDay / 60 % 60)
-        out.append(UInt8(ascii: ":"))
-        two(secOfDay % 60)
-        if frac != 0 {
-            out.append(UInt8(ascii: "."))
-            out.append(UInt8(48 + frac / 100))
-            two(frac % 100)
-        }
-        out.append(UInt8(ascii: "Z"))
     }
 
     /// The RFC 3339 text, as `write(into:)` writes it.

@@ -16,10 +16,13 @@ enum GGA: NMEASentenceParser {
             epoch.sawVoid = true
             return true
         }
-        let lat = s.coordinate(1, limit: 90)
-        let lon = s.coordinate(3, limit: 180)
-        guard lat != nil, lon != nil else { return false }
-        epoch.setPosition(lat, lon)
+        // The position is read only when no earlier sentence of the epoch gave one.
+        if epoch.lat == nil {
+            let lat = s.coordinate(1, limit: 90)
+            let lon = s.coordinate(3, limit: 180)
+            guard lat != nil, lon != nil else { return false }
+            epoch.setPosition(lat, lon)
+        }
         if let n = s.number(6), n >= 0, n == n.rounded() { epoch.set(\.sat, Int(n)) }
         epoch.set(\.hdop, s.number(7))
         if s.char(9) == nil || s.char(9) == UInt8(ascii: "M") { epoch.set(\.alt, s.number(8)) }
