@@ -36,6 +36,7 @@ struct GPSDReader {
         var fix = Fix(lat: 0, lon: 0)
         var altMSL: Double?
         var alt: Double?
+        var badTime: String?
         do throws(JSONSyntaxError) {
             try s.expect(UInt8(ascii: "{"), "'{'")
             s.skipSpace()
@@ -54,6 +55,7 @@ struct GPSDReader {
                     if s.peek() == UInt8(ascii: "\"") {
                         let (r, _) = try s.scanString()
                         fix.time = Timestamp.parse(UnsafeBufferPointer(rebasing: line[r]))
+                        if fix.time == nil { badTime = String(decoding: UnsafeBufferPointer(rebasing: line[r]), as: UTF8.self) }
                     } else {
                         try s.skipValue()
                     }
@@ -85,7 +87,11 @@ struct GPSDReader {
         } catch {
             return .invalid(error.message)
         }
-        guard isTPV, (mode ?? 0) >= 2, let lat, let lon, abs(lat) <= 90, abs(lon) <= 180 else { return .skipped }
+        guard isTPV, (mode ?? 0) >= 2, let lat, let lon else { return .skipped }
+        guard abs(lat) <= 90, abs(lon) <= 180 else {
+            return .invalid("TPV lat \(DecimalNumber.text(lat)), lon \(DecimalNumber.text(lon)) out of range (expected [-90, 90] and [-180, 180])")
+        }
+        if let badTime { return .invalid("TPV time \(badTime.debugDescription) is not an ISO 8601 time") }
         fix.lat = lat
         fix.lon = lon
         fix.alt = altMSL ?? alt

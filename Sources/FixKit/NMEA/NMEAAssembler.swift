@@ -1,15 +1,23 @@
 /// Turns a stream of NMEA sentences into fixes: one fix per epoch, the sentences that share a
 /// UTC time merged, the date carried from RMC or ZDA.
 ///
+/// Epochs: a sentence with a time different from the open epoch's closes it. Sentences without
+/// a time (VTG, GSA) join the open epoch; before the first timed sentence there is none, and
+/// they are dropped (they describe an epoch whose time the log does not show). A GLL without
+/// time (NMEA 1.x) that brings a second position starts an epoch of its own.
+///
 /// Dates: a sentence's date (RMC, ZDA) is used for its epoch; epochs without one take the last
 /// known date, advanced by a day when the time of day falls back by more than twelve hours
-/// (midnight). `--date` gives the start date of a log that has none. When the first date comes
-/// only later in the log, the epochs before it are held (at most `maxPending`) and dated
-/// backwards from it, a day earlier across each midnight. A log that never gives a date gets
-/// fixes without `time`, and one note on standard error.
+/// (midnight). When the first date comes only later in the log, the epochs before it are held
+/// and dated backwards from it, a day earlier across each midnight: up to `maxPending` epochs,
+/// or, with `--date`, up to `maxPendingWithDate`, after which they take `--date` (rolled over
+/// at midnight) so that a live feed is not held back. A log that never gives a date and no
+/// `--date`: fixes without `time`, and one note on standard error.
 struct NMEAAssembler {
     var fileName: String?
     var uere: Double?
+    /// `--date`: days since 1970-01-01.
+    let optionDate: Int64?
     /// Days since 1970-01-01 of the current date, once known.
     private(set) var day: Int64?
     private var lastTimeOfDay: Int64?
@@ -18,31 +26,44 @@ struct NMEAAssembler {
     /// Fixes waiting for a date, with their times of day.
     private var pending: [(fix: Fix, timeOfDay: Int64?)] = []
     static let maxPending = 20_000
+    static let maxPendingWithDate = 10
     /// Whether some fixes were written without a time because no date was known.
     private(set) var wroteUndated = false
+    private(set) var epochs = 0
+    private(set) var fixes = 0
 
     init(fileName: String?, uere: Double?, date: Int64?) {
         self.fileName = fileName
         self.uere = uere
-        self.day = date
+        self.optionDate = date
     }
 
-    /// One sentence. `emit` receives finished fixes in order.
+    /// One sentence. `emit` receives finished fixes in order. Returns false for a malformed
+    /// sentence, which changes nothing.
     mutating func add<P: NMEASentenceParser>(_ parser: P.Type, _ s: NMEASentence, emit: (inout Fix) throws -> Void) throws -> Bool {
-        if let t = P.timeOfDay(s) {
+        var time: Int64?
+        if let f = P.timeField, !s.isEmpty(f) {
+            guard let t = s.timeOfDay(f) else { return false }
+            time = t
+        }
+        if let t = time {
             if epochOpen, let current = epoch.timeOfDay, current != t {
                 try finishEpoch(emit: emit)
             }
-            if !epochOpen {
-                epochOpen = true
-                epoch = NMEAEpoch()
-            }
+            if !epochOpen { open() }
             if epoch.timeOfDay == nil { epoch.timeOfDay = t }
+        } else if P.givesPosition {
+            if epochOpen, epoch.hasPosition || epoch.sawVoid { try finishEpoch(emit: emit) }
+            if !epochOpen { open() }
         } else if !epochOpen {
-            epochOpen = true
-            epoch = NMEAEpoch()
+            return true
         }
         return P.apply(s, to: &epoch)
+    }
+
+    private mutating func open() {
+        epochOpen = true
+        epoch = NMEAEpoch()
     }
 
     /// The end of the input: the last epoch, and whatever still waits for a date.
@@ -53,6 +74,7 @@ struct NMEAAssembler {
 
     private mutating func finishEpoch(emit: (inout Fix) throws -> Void) throws {
         epochOpen = false
+        epochs += 1
         let e = epoch
         let tod = e.timeOfDay
         // Date bookkeeping happens for every epoch, with a position or not.
@@ -83,16 +105,41 @@ struct NMEAAssembler {
         fix.sat = e.sat
         fix.trace = fileName
         guard let tod else {
-            try emit(&fix)  // a position without any time (GLL of NMEA 1.x)
+            try write(&fix, emit)  // a position without any time (GLL of NMEA 1.x)
             return
         }
         if let d = day {
             fix.time = Timestamp(milliseconds: d * 86_400_000 + tod)
-            try emit(&fix)
+            try write(&fix, emit)
             return
         }
         pending.append((fix, tod))
-        if pending.count >= NMEAAssembler.maxPending { try flushUndated(emit: emit) }
+        if optionDate != nil, pending.count >= NMEAAssembler.maxPendingWithDate {
+            try flushWithOptionDate(emit: emit)
+        } else if pending.count >= NMEAAssembler.maxPending {
+            try flushUndated(emit: emit)
+        }
+    }
+
+    private mutating func write(_ fix: inout Fix, _ emit: (inout Fix) throws -> Void) throws {
+        fixes += 1
+        try emit(&fix)
+    }
+
+    /// Dates the held epochs forwards from `--date`, which then is the current date.
+    private mutating func flushWithOptionDate(emit: (inout Fix) throws -> Void) throws {
+        guard var d = optionDate else { return }
+        var previous: Int64?
+        for k in pending.indices {
+            guard let tod = pending[k].timeOfDay else { continue }
+            if let p = previous, tod < p - 43_200_000 { d += 1 }
+            pending[k].fix.time = Timestamp(milliseconds: d * 86_400_000 + tod)
+            previous = tod
+        }
+        day = d
+        fixes += pending.count
+        for k in pending.indices { try emit(&pending[k].fix) }
+        pending.removeAll(keepingCapacity: true)
     }
 
     /// Dates the held epochs backwards from the first dated one.
@@ -105,12 +152,15 @@ struct NMEAAssembler {
             pending[k].fix.time = Timestamp(milliseconds: d * 86_400_000 + tod)
             next = tod
         }
+        fixes += pending.count
         for k in pending.indices { try emit(&pending[k].fix) }
         pending.removeAll(keepingCapacity: true)
     }
 
     private mutating func flushUndated(emit: (inout Fix) throws -> Void) throws {
+        if optionDate != nil { return try flushWithOptionDate(emit: emit) }
         wroteUndated = true
+        fixes += pending.count
         for k in pending.indices { try emit(&pending[k].fix) }
         pending.removeAll(keepingCapacity: true)
     }

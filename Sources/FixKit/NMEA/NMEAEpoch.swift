@@ -38,8 +38,22 @@ struct NMEAEpoch {
 
 /// How a sentence fills an epoch; each parser's doc comment draws its fields.
 protocol NMEASentenceParser {
-    /// Whether the sentence carries the epoch's UTC time, and where.
-    static func timeOfDay(_ s: NMEASentence) -> Int64?
-    /// Adds what the sentence says. Returns false for a malformed sentence.
+    /// The index of the field holding the epoch's UTC time, or nil when the sentence has none.
+    static var timeField: Int? { get }
+    /// Whether the sentence gives a position of its own (GLL, whose time is optional).
+    static var givesPosition: Bool { get }
+    /// Adds what the sentence says, or nothing and false when it is malformed: a field that
+    /// is present must be what its place says.
     static func apply(_ s: NMEASentence, to epoch: inout NMEAEpoch) -> Bool
+}
+
+extension NMEASentenceParser {
+    static var givesPosition: Bool { false }
+}
+
+/// Course over ground in [0, 360).
+@inline(__always)
+func normalizedCourse(_ c: Double) -> Double {
+    let r = c.truncatingRemainder(dividingBy: 360)
+    return r < 0 ? r + 360 : r
 }

@@ -40,6 +40,33 @@ struct NMEASentence {
         return NMEASentence.decimal(field(i))
     }
 
+    /// A field that may be empty but must be a number when it is not: `.invalid` makes the
+    /// whole sentence malformed.
+    enum Value {
+        case absent
+        case value(Double)
+        case invalid
+
+        var double: Double? {
+            if case .value(let v) = self { return v }
+            return nil
+        }
+    }
+
+    func value(_ i: Int) -> Value {
+        guard !isEmpty(i) else { return .absent }
+        guard let v = NMEASentence.decimal(field(i)) else { return .invalid }
+        return .value(v)
+    }
+
+    /// Whether every listed field is empty or a number.
+    func numbersValid(_ indices: Int...) -> Bool {
+        for i in indices {
+            if case .invalid = value(i) { return false }
+        }
+        return true
+    }
+
     /// NMEA numbers are plain decimals (`-12.345`): read them with one integer and one exact
     /// division (correctly rounded for up to 15 digits), and leave anything else to
     /// `DecimalNumber`.
@@ -188,7 +215,9 @@ enum NMEAFraming {
         }
         if p[1] == UInt8(ascii: "P") { return (.ignored, end) }
         // Address: two talker letters and three type letters (ignore anything else).
-        guard fieldCount >= 0, table[0] == 6, Int(table[fieldCount]) < last else { return (.ignored, end) }
+        // Unicore writes high-precision variants as four letters ending in H (GGAH, RMCH).
+        guard fieldCount >= 0, table[0] == 6 || (table[0] == 7 && p[6] == UInt8(ascii: "H")), Int(table[fieldCount]) < last
+        else { return (.ignored, end) }
         fieldCount += 1
         table[fieldCount] = Int32(last)
         let type = UInt32(p[3]) << 16 | UInt32(p[4]) << 8 | UInt32(p[5])

@@ -115,7 +115,7 @@ struct NMEAReader {
             switch gpsd.report(UnsafeBufferPointer(rebasing: bytes[k...])) {
             case .fix(var fix): try emit(&fix)
             case .skipped: break
-            case .invalid(let message): try problem(number, "not a gpsd JSON report: \(message); line skipped")
+            case .invalid(let message): try problem(number, "gpsd JSON report: \(message); line skipped")
             }
             return
         }

@@ -84,7 +84,12 @@ public struct Gpx2Fix: Tool {
                 try problem(1, "not GPX, NMEA 0183 or gpsd JSON: it starts with \"\(shown)\"")
                 return
             }
+            // Notes follow the fixes they speak of, on a terminal too.
+            try output.flush()
             if let summary = reader.noiseSummary { diagnostics.note("\(input.name.path): \(summary)") }
+            if reader.assembler.fixes == 0, reader.assembler.epochs > 0 {
+                diagnostics.note("\(input.name.path): none of its \(reader.assembler.epochs) NMEA epochs has a valid position (all void): no fixes")
+            }
             if reader.assembler.wroteUndated {
                 diagnostics.note("\(input.name.path): the log gives no date (no RMC or ZDA): fixes written without time; give --date YYYY-MM-DD")
             }

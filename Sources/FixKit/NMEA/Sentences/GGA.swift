@@ -8,10 +8,10 @@
 /// 4 RTK fixed, 5 RTK float, 6 estimated...), 7 satellites used, 8 HDOP, 9-10 altitude above
 /// mean sea level in metres, 11-12 geoid separation, 13 age of differential data, 14 station.
 enum GGA: NMEASentenceParser {
-    static func timeOfDay(_ s: NMEASentence) -> Int64? { s.timeOfDay(0) }
+    static let timeField: Int? = 0
 
     static func apply(_ s: NMEASentence, to epoch: inout NMEAEpoch) -> Bool {
-        guard s.count >= 9 else { return false }
+        guard s.count >= 9, s.numbersValid(6, 7, 8) else { return false }
         guard let quality = s.char(5), quality != UInt8(ascii: "0") else {
             epoch.sawVoid = true
             return true

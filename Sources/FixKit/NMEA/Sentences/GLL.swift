@@ -7,7 +7,8 @@
 /// 1-2 latitude N/S, 3-4 longitude E/W, 5 UTC time (absent before NMEA 2.0), 6 status
 /// (A valid, V void), 7 mode (NMEA 2.3; N not valid).
 enum GLL: NMEASentenceParser {
-    static func timeOfDay(_ s: NMEASentence) -> Int64? { s.timeOfDay(4) }
+    static let timeField: Int? = 4
+    static let givesPosition = true
 
     static func apply(_ s: NMEASentence, to epoch: inout NMEAEpoch) -> Bool {
         guard s.count >= 4 else { return false }

@@ -9,10 +9,10 @@
 /// 9 altitude above mean sea level, 10 geoid separation, 11 age of differential data,
 /// 12 station, 13 navigation status (NMEA 4.1).
 enum GNS: NMEASentenceParser {
-    static func timeOfDay(_ s: NMEASentence) -> Int64? { s.timeOfDay(0) }
+    static let timeField: Int? = 0
 
     static func apply(_ s: NMEASentence, to epoch: inout NMEAEpoch) -> Bool {
-        guard s.count >= 8 else { return false }
+        guard s.count >= 8, s.numbersValid(6, 7, 8) else { return false }
         let mode = s.field(5)
         guard !mode.isEmpty, mode.contains(where: { $0 != UInt8(ascii: "N") }) else {
             epoch.sawVoid = true

@@ -9,12 +9,13 @@
 /// number of satellite fields: the three DOPs are read as the last three numeric fields before
 /// an optional system ID.
 enum GSA: NMEASentenceParser {
-    static func timeOfDay(_ s: NMEASentence) -> Int64? { nil }
+    static let timeField: Int? = nil
 
     static func apply(_ s: NMEASentence, to epoch: inout NMEAEpoch) -> Bool {
         guard s.count >= 17 else { return false }
         if s.char(1) == UInt8(ascii: "1") { return true }  // no fix: its DOPs mean nothing
         let last = s.count >= 18 ? s.count - 2 : s.count - 1
+        guard s.numbersValid(last - 2, last - 1, last) else { return false }
         epoch.set(\.pdop, s.number(last - 2))
         epoch.set(\.hdop, s.number(last - 1))
         epoch.set(\.vdop, s.number(last))

@@ -9,10 +9,10 @@
 /// longitude, 8 σ altitude (metres). `hacc` = sqrt(σlat² + σlon²), the radius Core Location
 /// reports; `vacc` = σ altitude.
 enum GST: NMEASentenceParser {
-    static func timeOfDay(_ s: NMEASentence) -> Int64? { s.timeOfDay(0) }
+    static let timeField: Int? = 0
 
     static func apply(_ s: NMEASentence, to epoch: inout NMEAEpoch) -> Bool {
-        guard s.count >= 8 else { return false }
+        guard s.count >= 8, s.numbersValid(5, 6, 7) else { return false }
         if let a = s.number(5), let b = s.number(6), a >= 0, b >= 0 {
             epoch.set(\.sigmaLat, a)
             epoch.set(\.sigmaLon, b)

@@ -8,25 +8,31 @@
 /// ground in knots, 8 course over ground in degrees true, 9 date, 10-11 magnetic variation,
 /// 12 mode (NMEA 2.3: A autonomous, D differential, E estimated, N not valid...), 13 navigation
 /// status (NMEA 4.1). Two-digit years are read as receivers mean them: 80-99 are 1980-1999
-/// (GPS began in 1980), 00-79 are 2000-2079.
+/// (GPS began in 1980), 00-79 are 2000-2079. A void RMC still gives its date.
 enum RMC: NMEASentenceParser {
-    static func timeOfDay(_ s: NMEASentence) -> Int64? { s.timeOfDay(0) }
+    static let timeField: Int? = 0
 
     static func apply(_ s: NMEASentence, to epoch: inout NMEAEpoch) -> Bool {
         guard s.count >= 9 else { return false }
-        if let day = date(s.field(8)) { epoch.set(\.day, day) }
+        var day: Int64?
+        if !s.isEmpty(8) {
+            guard let d = date(s.field(8)) else { return false }
+            day = d
+        }
         let status = s.char(1)
-        let mode = s.char(11)
-        guard status == UInt8(ascii: "A"), mode != UInt8(ascii: "N") else {
+        guard status == UInt8(ascii: "A"), s.char(11) != UInt8(ascii: "N") else {
+            guard status == UInt8(ascii: "V") || status == UInt8(ascii: "A") || status == nil else { return false }
+            epoch.set(\.day, day)
             epoch.sawVoid = true
-            return status == UInt8(ascii: "V") || status == UInt8(ascii: "A")
+            return true
         }
         let lat = s.coordinate(2, limit: 90)
         let lon = s.coordinate(4, limit: 180)
-        guard lat != nil, lon != nil else { return false }
+        guard lat != nil, lon != nil, s.numbersValid(6, 7) else { return false }
+        epoch.set(\.day, day)
         epoch.setPosition(lat, lon)
         if let knots = s.number(6), knots >= 0 { epoch.set(\.speed, knots * NMEAUnits.knot) }
-        if let course = s.number(7), course >= 0 { epoch.set(\.course, course.truncatingRemainder(dividingBy: 360)) }
+        if let course = s.number(7) { epoch.set(\.course, normalizedCourse(course)) }
         return true
     }
 

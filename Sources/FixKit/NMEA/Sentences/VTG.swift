@@ -8,13 +8,14 @@
 /// ```
 /// Course true, course magnetic, speed in knots, speed in km/h; 9 mode (N not valid).
 enum VTG: NMEASentenceParser {
-    static func timeOfDay(_ s: NMEASentence) -> Int64? { nil }
+    static let timeField: Int? = nil
 
     static func apply(_ s: NMEASentence, to epoch: inout NMEAEpoch) -> Bool {
         let lettered = s.count >= 8 && s.char(1) == UInt8(ascii: "T")
         if lettered {
+            guard s.numbersValid(0, 4, 6) else { return false }
             if s.char(8) == UInt8(ascii: "N") { return true }
-            if let c = s.number(0), c >= 0 { epoch.set(\.course, c.truncatingRemainder(dividingBy: 360)) }
+            if let c = s.number(0) { epoch.set(\.course, normalizedCourse(c)) }
             if let knots = s.number(4), knots >= 0 {
                 epoch.set(\.speed, knots * NMEAUnits.knot)
             } else if let kmh = s.number(6), kmh >= 0 {
@@ -22,8 +23,8 @@ enum VTG: NMEASentenceParser {
             }
             return true
         }
-        guard s.count >= 4 else { return false }
-        if let c = s.number(0), c >= 0 { epoch.set(\.course, c.truncatingRemainder(dividingBy: 360)) }
+        guard s.count >= 4, s.numbersValid(0, 2) else { return false }
+        if let c = s.number(0) { epoch.set(\.course, normalizedCourse(c)) }
         if let knots = s.number(2), knots >= 0 { epoch.set(\.speed, knots * NMEAUnits.knot) }
         return true
     }

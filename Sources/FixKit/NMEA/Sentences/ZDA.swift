@@ -7,10 +7,10 @@
 /// 1 UTC time, 2 day, 3 month, 4 four-digit year, 5-6 local zone hours and minutes (ignored:
 /// the date is UTC's).
 enum ZDA: NMEASentenceParser {
-    static func timeOfDay(_ s: NMEASentence) -> Int64? { s.timeOfDay(0) }
+    static let timeField: Int? = 0
 
     static func apply(_ s: NMEASentence, to epoch: inout NMEAEpoch) -> Bool {
-        guard s.count >= 4 else { return false }
+        guard s.count >= 4, s.numbersValid(1, 2, 3) else { return false }
         guard let d = s.number(1), let m = s.number(2), let y = s.number(3) else { return true }
         let day = Int64(d)
         let month = Int64(m)
