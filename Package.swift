@@ -9,6 +9,8 @@ let package = Package(
         .executable(name: "gpx2fix", targets: ["gpx2fix"]),
         .executable(name: "fix2gpx", targets: ["fix2gpx"]),
         .executable(name: "fixfilter", targets: ["fixfilter"]),
+        .executable(name: "fencerule", targets: ["fencerule"]),
+        .executable(name: "fixsim", targets: ["fixsim"]),
     ],
     targets: [
         // libxml2 behind a module name of our own: `libxml2` clashes with the macOS SDK's module.
@@ -21,9 +23,11 @@ let package = Package(
         .executableTarget(name: "gpx2fix", dependencies: ["FixKit"]),
         .executableTarget(name: "fix2gpx", dependencies: ["FixKit"]),
         .executableTarget(name: "fixfilter", dependencies: ["FixKit"]),
+        .executableTarget(name: "fencerule", dependencies: ["FixKit"]),
+        .executableTarget(name: "fixsim", dependencies: ["FixKit"]),
         .testTarget(
             name: "FixKitTests",
-            dependencies: ["FixKit", "gpx2fix", "fix2gpx", "fixfilter"],
+            dependencies: ["FixKit", "gpx2fix", "fix2gpx", "fixfilter", "fencerule", "fixsim"],
             resources: []
         ),
     ]

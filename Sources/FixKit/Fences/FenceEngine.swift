@@ -1,0 +1,125 @@
+/// fencerule's state for one trace: the fences' states, and under a region budget the watched
+/// set, the refresh circle and the fences entered while unwatched.
+struct TraceFences {
+    var states: [Int: FenceState] = [:]
+    var previous: FixPoint?
+    var initialized = false
+    // Region budget (--limit).
+    var watched: Set<Int> = []
+    var refresh: (lat: Double, lon: Double, radius: Double)?
+    var selected = false
+    var missedInside: Set<Int> = []
+}
+
+/// Events for one fix, in the order they are written.
+enum FenceEvent {
+    case enter(Int, distance: Double, p: Double)
+    case exit(Int, distance: Double, p: Double)
+    case reselect([Int], radius: Double?)
+    case missed(Int, distance: Double, p: Double)
+}
+
+/// Evaluates fixes against the fences: the rule, the spatial index and the region budget.
+struct FenceEngine {
+    let index: FenceIndex
+    let settings: FenceRuleSettings
+    /// --limit: the number of monitored conditions (N−1 fences and the refresh circle).
+    let limit: Int?
+    /// Fences whose P(inside) is at least this appear in --trace output.
+    static let traceThreshold = 1e-12
+    /// Beyond 8σ past its edge a fence's P(inside) is below 1e-12 (½ erfc(8/√2) ≈ 6e-16).
+    static let searchSigmas = 8.0
+    /// The refresh circle's smallest radius, as Core Location's.
+    static let minimumRefreshRadius = 50.0
+
+    /// One fix. `fences` receives each fence worth reporting in --trace (index, p, distance,
+    /// inside), in index order; the events come back in order.
+    func process(_ fix: FixPoint, trace state: inout TraceFences, fences report: ((Int, Double, Double, Bool) -> Void)? = nil) -> [FenceEvent] {
+        var events: [FenceEvent] = []
+        if !state.initialized {
+            state.initialized = true
+            if settings.assumeInside, limit == nil {
+                // Every fence starts inside: all must be looked at until each has left.
+                for k in index.fences.indices { state.states[k] = FenceState(inside: true) }
+            }
+        }
+        if let limit { reselectIfNeeded(fix, limit: limit, state: &state, events: &events) }
+
+        // Fences to evaluate: those near enough to matter, and those not in the assumed state.
+        var candidates: [Int] = []
+        index.forEachCandidate(lat: fix.lat, lon: fix.lon, margin: FenceEngine.searchSigmas * fix.sigma + 1) { k in
+            candidates.append(k)
+        }
+        var set = Set(candidates)
+        for k in state.states.keys where !set.contains(k) {
+            candidates.append(k)
+            set.insert(k)
+        }
+        candidates.sort()
+        for k in candidates {
+            if limit != nil, !state.watched.contains(k) { continue }
+            let f = index.fences[k]
+            let d = Geodesy.distance(lat1: fix.lat, lon1: fix.lon, lat2: f.lat, lon2: f.lon)
+            let p = InsideProbability.p(distance: d, radius: f.radius, sigma: fix.sigma)
+            var s = state.states[k] ?? FenceState(inside: settings.assumeInside)
+            if let change = settings.step(&s, p: p, distance: d, radius: f.radius, fix: fix, previous: state.previous) {
+                events.append(change ? .enter(k, distance: d, p: p) : .exit(k, distance: d, p: p))
+            }
+            if s.inside == settings.assumeInside && s.count == 0 {
+                state.states[k] = nil
+            } else {
+                state.states[k] = s
+            }
+            if let report, p >= FenceEngine.traceThreshold || s.inside { report(k, p, d, s.inside) }
+        }
+        if limit != nil { findMissed(fix, state: &state, events: &events) }
+        state.previous = fix
+        return events
+    }
+
+    /// Core Location's budget: the N−1 fences with the nearest edges, and a refresh circle on
+    /// the user reaching just short of the N-th (never below 50 m); leaving it reselects, before
+    /// the fix is evaluated.
+    private func reselectIfNeeded(_ fix: FixPoint, limit: Int, state: inout TraceFences, events: inout [FenceEvent]) {
+        if state.selected {
+            guard let r = state.refresh else { return }  // every fence is watched
+            let d = Geodesy.distance(lat1: fix.lat, lon1: fix.lon, lat2: r.lat, lon2: r.lon)
+            if d <= r.radius { return }
+        }
+        state.selected = true
+        let nearest = index.nearestEdges(lat: fix.lat, lon: fix.lon, count: limit)
+        let watched = nearest.prefix(limit - 1).map(\.index)
+        let newSet = Set(watched)
+        // Fences no longer watched lose their state; newly watched ones start as assumed.
+        for k in state.states.keys where !newSet.contains(k) { state.states[k] = nil }
+        if settings.assumeInside {
+            for k in watched where !state.watched.contains(k) { state.states[k] = FenceState(inside: true) }
+        }
+        state.watched = newSet
+        if nearest.count >= limit {
+            let radius = max(FenceEngine.minimumRefreshRadius, nearest[limit - 1].edge)
+            state.refresh = (fix.lat, fix.lon, radius)
+        } else {
+            state.refresh = nil
+        }
+        events.append(.reselect(watched.sorted(), radius: state.refresh?.radius))
+    }
+
+    /// A fix inside a fence (d ≤ R) that is not watched: what the budget cost the app, said
+    /// once until the fix is outside that fence again.
+    private func findMissed(_ fix: FixPoint, state: inout TraceFences, events: inout [FenceEvent]) {
+        var inside: [Int] = []
+        index.forEachCandidate(lat: fix.lat, lon: fix.lon, margin: 0) { k in
+            let f = index.fences[k]
+            if Geodesy.distance(lat1: fix.lat, lon1: fix.lon, lat2: f.lat, lon2: f.lon) <= f.radius { inside.append(k) }
+        }
+        let now = Set(inside)
+        state.missedInside = state.missedInside.filter { now.contains($0) }
+        for k in inside.sorted() where !state.watched.contains(k) && !state.missedInside.contains(k) {
+            state.missedInside.insert(k)
+            let f = index.fences[k]
+            let d = Geodesy.distance(lat1: fix.lat, lon1: fix.lon, lat2: f.lat, lon2: f.lon)
+            events.append(.missed(k, distance: d, p: InsideProbability.p(distance: d, radius: f.radius, sigma: fix.sigma)))
+        }
+    }
+}

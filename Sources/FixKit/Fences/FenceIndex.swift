@@ -1,0 +1,132 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A uniform grid over latitude and longitude, so that the fences near a fix are found
+/// without looking at the others: the cost per fix depends on how many fences are near, not
+/// on how many there are.
+///
+/// Each fence is entered in every cell its circle's bounding box touches; a query for a point
+/// and a margin visits the cells within the margin and reports each fence once. Cells are
+/// `cellMeters` high (twice the median radius, between 200 m and 50 km); their width in
+/// degrees is the same, so they are narrower in metres away from the equator, which only
+/// means more cells per query there. Longitudes wrap at the antimeridian; near the poles a
+/// query spans all longitudes.
+public final class FenceIndex {
+    public let fences: [Fence]
+    let cellDegrees: Double
+    let cellMeters: Double
+    /// Cell key → range in `members`.
+    private var cells: [Int64: Range<Int32>] = [:]
+    private var members: [Int32] = []
+    /// Per-fence stamp of the last query that reported it, to report each fence once.
+    private var stamps: [UInt32]
+    private var stamp: UInt32 = 0
+    static let metresPerDegree = 111_320.0
+    let columns: Int64
+
+    public init(_ fences: [Fence]) {
+        self.fences = fences
+        let radii = fences.map(\.radius).sorted()
+        let median = radii.isEmpty ? 100 : radii[radii.count / 2]
+        cellMeters = min(50_000, max(200, 2 * median))
+        cellDegrees = cellMeters / FenceIndex.metresPerDegree
+        columns = Int64((360 / cellDegrees).rounded(.up))
+        stamps = [UInt32](repeating: 0, count: fences.count)
+        var pairs: [(Int64, Int32)] = []
+        pairs.reserveCapacity(fences.count * 2)
+        for (k, f) in fences.enumerated() {
+            let (rows, cols) = span(lat: f.lat, lon: f.lon, margin: f.radius)
+            for r in rows {
+                for c in cols { pairs.append((key(r, c), Int32(k))) }
+            }
+        }
+        pairs.sort { $0.0 < $1.0 || ($0.0 == $1.0 && $0.1 < $1.1) }
+        members = pairs.map(\.1)
+        var start = 0
+        while start < pairs.count {
+            var end = start + 1
+            while end < pairs.count, pairs[end].0 == pairs[start].0 { end += 1 }
+            cells[pairs[start].0] = Int32(start)..<Int32(end)
+            start = end
+        }
+    }
+
+    private func row(_ lat: Double) -> Int64 { Int64(((lat + 90) / cellDegrees).rounded(.down)) }
+    private func column(_ lon: Double) -> Int64 { Int64(((lon + 180) / cellDegrees).rounded(.down)) }
+    private func key(_ r: Int64, _ c: Int64) -> Int64 {
+        let wrapped = ((c % columns) + columns) % columns
+        return r * columns + wrapped
+    }
+
+    /// The rows and columns of the cells within `margin` metres of a point.
+    private func span(lat: Double, lon: Double, margin: Double) -> (ClosedRange<Int64>, ClosedRange<Int64>) {
+        // A degree of latitude is at least 110,574 m (at the equator): err on the wide side.
+        let dLat = margin / 110_500
+        let lo = row(max(-90, lat - dLat))
+        let hi = row(min(90, lat + dLat))
+        let coslat = cos(min(89.999, abs(lat) + dLat) * .pi / 180)
+        let dLon = margin / (FenceIndex.metresPerDegree * max(coslat, 1e-9))
+        if dLon >= 180 || lat + dLat >= 89.999 || lat - dLat <= -89.999 {
+            return (lo...hi, 0...(columns - 1))
+        }
+        return (lo...hi, column(lon - dLon)...column(lon + dLon))
+    }
+
+    /// Calls `body` once with the index of every fence whose circle comes within `margin`
+    /// metres of the point (and perhaps a few farther ones; callers measure).
+    public func forEachCandidate(lat: Double, lon: Double, margin: Double, _ body: (Int) throws -> Void) rethrows {
+        guard !fences.isEmpty else { return }
+        stamp &+= 1
+        if stamp == 0 {
+            for k in stamps.indices { stamps[k] = 0 }
+            stamp = 1
+        }
+        let (rows, cols) = span(lat: lat, lon: lon, margin: max(0, margin))
+        let colCount = min(Int64(cols.count), columns)
+        for r in rows {
+            var c = cols.lowerBound
+            for _ in 0..<colCount {
+                if let range = cells[key(r, c)] {
+                    for m in range {
+                        let k = Int(members[Int(m)])
+                        if stamps[k] != stamp {
+                            stamps[k] = stamp
+                            try body(k)
+                        }
+                    }
+                }
+                c += 1
+            }
+        }
+    }
+
+    /// The `count` fences with the nearest edges (distance to the centre minus the radius, so
+    /// negative inside), nearest first, with their edge distances.
+    public func nearestEdges(lat: Double, lon: Double, count: Int) -> [(index: Int, edge: Double)] {
+        guard count > 0, !fences.isEmpty else { return [] }
+        if count >= fences.count {
+            return fences.indices.map { ($0, edgeDistance($0, lat, lon)) }.sorted { $0.1 < $1.1 }
+        }
+        var margin = cellMeters
+        while true {
+            var found: [(index: Int, edge: Double)] = []
+            forEachCandidate(lat: lat, lon: lon, margin: margin) { k in
+                found.append((k, edgeDistance(k, lat, lon)))
+            }
+            found.sort { $0.edge < $1.edge }
+            // Every fence whose edge is within `margin` is among the candidates.
+            if found.count >= count, found[count - 1].edge <= margin { return Array(found.prefix(count)) }
+            if margin > 2.1e7 { return Array(found.prefix(count)) }  // the whole Earth
+            margin *= 2
+        }
+    }
+
+    @inline(__always)
+    public func edgeDistance(_ k: Int, _ lat: Double, _ lon: Double) -> Double {
+        let f = fences[k]
+        return Geodesy.distance(lat1: lat, lon1: lon, lat2: f.lat, lon2: f.lon) - f.radius
+    }
+}

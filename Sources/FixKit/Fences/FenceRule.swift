@@ -1,0 +1,101 @@
+/// How fencerule decides that the user entered or left a fence.
+public enum FenceRuleKind: String, Sendable {
+    /// Inside whenever the fix is (d ≤ R): flips on every fix near the edge.
+    case naive
+    /// Enter when P(inside) > enter, exit when P < exit, once the contradicting evidence has
+    /// held for `dwell` consecutive fixes.
+    case confident
+    /// As confident, but the dwell also ends once the evidence has held over
+    /// `dwellDistance` metres of movement, so a car is not carried deep into a fence.
+    case adaptive
+}
+
+public struct FenceRuleSettings: Sendable {
+    public var kind: FenceRuleKind = .confident
+    public var enter = 0.9
+    public var exit = 0.1
+    public var dwell = 3
+    public var dwellDistance = 20.0
+    /// Whether a fence starts inside (Core Location's `assuming: .satisfied`).
+    public var assumeInside = false
+
+    public init() {}
+
+    /// How far beyond two fixes' combined accuracy a displacement must go before it counts as
+    /// movement: noise alone exceeds k·√(σ1² + σ2²) with probability e^{−k²/2}, 4e-6 for k = 5.
+    static let noiseAllowance = 5.0
+}
+
+/// One fence's state on one trace, kept only while it differs from the assumed start.
+struct FenceState {
+    var inside: Bool
+    /// Consecutive fixes contradicting `inside`.
+    var count = 0
+    /// Movement (metres) while the contradicting evidence has held (adaptive).
+    var moved = 0.0
+    /// The last fix before the contradicting evidence began.
+    var anchor: FixPoint?
+}
+
+/// What a rule needs of a fix.
+struct FixPoint {
+    var lat: Double
+    var lon: Double
+    var time: Timestamp?
+    var speed: Double?
+    var sigma: Double
+}
+
+/// The verdict of one fix on one fence.
+struct FenceStep {
+    var p: Double
+    var distance: Double
+    /// The state changed: an enter (true) or an exit (false) event.
+    var event: Bool?
+}
+
+extension FenceRuleSettings {
+    /// Advances `state` by one fix at `distance` from the fence centre with probability `p` of
+    /// being inside; `previous` is the trace's fix before this one.
+    func step(_ state: inout FenceState, p: Double, distance: Double, radius: Double, fix: FixPoint, previous: FixPoint?) -> Bool? {
+        if kind == .naive {
+            let inside = distance <= radius
+            guard inside != state.inside else { return nil }
+            state.inside = inside
+            return inside
+        }
+        let contradicting = state.inside ? p < exit : p > enter
+        guard contradicting else {
+            state.count = 0
+            state.moved = 0
+            state.anchor = nil
+            return nil
+        }
+        if state.count == 0 {
+            state.anchor = previous
+            state.moved = 0
+        }
+        state.count += 1
+        if kind == .adaptive { state.moved = movement(state, fix: fix, previous: previous) }
+        guard state.count >= dwell || (kind == .adaptive && state.moved >= dwellDistance) else { return nil }
+        state.inside.toggle()
+        state.count = 0
+        state.moved = 0
+        state.anchor = nil
+        return state.inside
+    }
+
+    /// Movement since the anchor, measured so that position noise alone never counts: from the
+    /// reported speed and the time between fixes where fixes have a speed (Doppler speed is far
+    /// steadier than position), else only the displacement beyond what the two fixes'
+    /// accuracies explain.
+    func movement(_ state: FenceState, fix: FixPoint, previous: FixPoint?) -> Double {
+        if let v = fix.speed, let t = fix.time, let p = previous, let t0 = p.time, t > t0 {
+            return state.moved + v * (t.seconds - t0.seconds)
+        }
+        guard let a = state.anchor else { return state.moved }
+        let d = Geodesy.distance(lat1: a.lat, lon1: a.lon, lat2: fix.lat, lon2: fix.lon)
+        let noise = FenceRuleSettings.noiseAllowance * (a.sigma * a.sigma + fix.sigma * fix.sigma).squareRoot()
+        return max(state.moved, d - noise)
+    }
+}

@@ -1,0 +1,189 @@
+/// fencerule: geofence enter and exit events from noisy fixes.
+public struct FenceRuleTool: Tool {
+    public static let description = ToolDescription(
+        name: "fencerule",
+        summary: "Turn fixes into geofence enter/exit events from the probability of being inside each circle.",
+        details: """
+            P(inside) = 1 - Q1(d/s, R/s), Marcum's Q function: a fix at distance d from the
+            centre of a fence of radius R, with hacc as s, the standard deviation per axis.
+            confident enters when P > --enter and exits when P < --exit, once the evidence has
+            held for --dwell fixes; adaptive also ends the dwell after --dwell-distance metres
+            of movement (from reported speed, else displacement beyond the fixes' accuracy);
+            naive is inside whenever d <= R. State is kept per trace.
+
+            Events: {"time","event":"enter"|"exit","fence","lat","lon","distance","p"}, with
+            "trace" copied; under --limit also "reselect" (the fences now watched, and the
+            refresh circle) and "missed" (a fence entered while unwatched).
+
+            Examples:
+              gpx2fix walk.gpx | fencerule --fences shops.json
+              fixsim --from 51.5,-0.13 --to 51.5,-0.12 | fencerule --fences f.json --trace
+              gpx2fix day.gpx | fencerule --fences shops.geojson --limit 20
+            """,
+        options: [
+            OptionSpec("fences", value: "FILE", help: "The fences: a JSON array of {id, lat, lon, radius} or a GeoJSON FeatureCollection of Points with a radius property (required)."),
+            OptionSpec("rule", value: "RULE", help: "confident (default), adaptive or naive."),
+            OptionSpec("enter", value: "P", help: "Enter when P(inside) is above P (default 0.9)."),
+            OptionSpec("exit", value: "P", help: "Exit when P(inside) is below P (default 0.1)."),
+            OptionSpec("dwell", value: "N", help: "Consecutive contradicting fixes before a change (default 3)."),
+            OptionSpec("dwell-distance", value: "M", help: "adaptive: movement in metres that also ends the dwell (default 20)."),
+            OptionSpec("assume", value: "STATE", help: "How a fence starts: outside (default) or inside."),
+            OptionSpec("default-hacc", value: "M", help: "The hacc of fixes that have none (default 10), said once on standard error."),
+            OptionSpec("limit", value: "N", help: "Replay Core Location's budget of N monitored regions: the N-1 nearest fences and a refresh circle."),
+            OptionSpec("trace", help: "Write every fix with a \"fences\" object (p, distance, inside) instead of events."),
+        ])
+
+    let engine: FenceEngine
+    let defaultHacc: Double
+    let traceOutput: Bool
+
+    public init(options: ParsedOptions) throws {
+        guard let path = options.string("fences") else {
+            throw UsageError("--fences FILE is required: the fences to watch")
+        }
+        var settings = FenceRuleSettings()
+        if let rule = options.string("rule") {
+            guard let kind = FenceRuleKind(rawValue: rule) else {
+                throw UsageError("--rule '\(rule)' is not a rule: expected confident, adaptive or naive")
+            }
+            settings.kind = kind
+        }
+        settings.enter = try options.double("enter", default: 0.9, range: 0...1)!
+        settings.exit = try options.double("exit", default: 0.1, range: 0...1)!
+        guard settings.exit < settings.enter else {
+            throw UsageError("--exit \(DecimalNumber.text(settings.exit)) must be below --enter \(DecimalNumber.text(settings.enter))")
+        }
+        let dwell = try options.double("dwell", default: 3, range: 1...1e9)!
+        guard dwell == dwell.rounded() else { throw UsageError("--dwell '\(options.string("dwell")!)' is not a whole number of fixes") }
+        settings.dwell = Int(dwell)
+        settings.dwellDistance = try options.double("dwell-distance", default: 20, range: 0...1e9)!
+        if let assume = options.string("assume") {
+            guard assume == "inside" || assume == "outside" else {
+                throw UsageError("--assume '\(assume)' is not a state: expected inside or outside")
+            }
+            settings.assumeInside = assume == "inside"
+        }
+        defaultHacc = try options.double("default-hacc", default: 10, range: 0...1e9)!
+        var limit: Int?
+        if let n = try options.double("limit", default: nil, range: 2...1e9) {
+            guard n == n.rounded() else { throw UsageError("--limit '\(options.string("limit")!)' is not a whole number") }
+            limit = Int(n)
+        }
+        traceOutput = options.has("trace")
+        let fences = try FenceFile.load(path: path)
+        engine = FenceEngine(index: FenceIndex(fences), settings: settings, limit: limit)
+    }
+
+    public mutating func run(inputs: [InputName], context: ToolContext) throws {
+        let output = context.output
+        var decoder = FixDecoder()
+        var traces: [String: TraceFences] = [:]
+        var untraced = TraceFences()
+        var saidDefault = false
+        var skippedNegative = 0
+        let engine = self.engine
+        let fences = engine.index.fences
+        for name in inputs {
+            guard let input = try context.open(name) else { continue }
+            try input.forEachLine { line, number in
+                if line.allSatisfy(isXMLSpace) { return }
+                let fix: Fix
+                do throws(FixDecodingError) {
+                    fix = try decoder.decode(line)
+                } catch {
+                    try context.diagnostics.problem(name, line: number, error.message + "; line skipped")
+                    return
+                }
+                var sigma = defaultHacc
+                if let h = fix.hacc {
+                    guard h >= 0 else {
+                        skippedNegative += 1
+                        return
+                    }
+                    sigma = h
+                } else if !saidDefault {
+                    saidDefault = true
+                    context.diagnostics.note("fixes without hacc are taken as --default-hacc \(DecimalNumber.text(defaultHacc)) m")
+                }
+                let point = FixPoint(lat: fix.lat, lon: fix.lon, time: fix.time, speed: fix.speed, sigma: sigma)
+                var reported: [(Int, Double, Double, Bool)] = []
+                let events: [FenceEvent]
+                let collect: ((Int, Double, Double, Bool) -> Void)? = traceOutput ? { reported.append(($0, $1, $2, $3)) } : nil
+                if let t = fix.trace {
+                    events = engine.process(point, trace: &traces[t, default: TraceFences()], fences: collect)
+                } else {
+                    events = engine.process(point, trace: &untraced, fences: collect)
+                }
+                if traceOutput {
+                    var member = Array("\"fences\":{".utf8)
+                    for (k, (index, p, d, inside)) in reported.enumerated() {
+                        if k > 0 { member.append(UInt8(ascii: ",")) }
+                        writeString(fences[index].id, into: &member)
+                        member.append(contentsOf: "{\"p\":".utf8)
+                        DecimalNumber.write(p, into: &member)
+                        member.append(contentsOf: ",\"distance\":".utf8)
+                        DecimalNumber.write(d, into: &member)
+                        member.append(contentsOf: (inside ? ",\"inside\":true}" : ",\"inside\":false}").utf8)
+                    }
+                    member.append(UInt8(ascii: "}"))
+                    RawRecord.appendingMember(member, to: line, into: &output.buffer)
+                    output.buffer.append(0x0A)
+                } else {
+                    for e in events { FenceRuleTool.write(e, fix: fix, fences: fences, into: &output.buffer) }
+                }
+                try output.didAppend()
+            }
+        }
+        if skippedNegative > 0 {
+            try output.flush()
+            context.diagnostics.note("\(skippedNegative) fixes with a negative (invalid) hacc skipped")
+        }
+    }
+
+    /// One event record: time, event, fence (or fences), lat, lon, distance (or radius), p,
+    /// then trace.
+    static func write(_ event: FenceEvent, fix: Fix, fences: [Fence], into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "{"))
+        if let t = fix.time {
+            out.append(contentsOf: "\"time\":\"".utf8)
+            t.write(into: &out)
+            out.append(contentsOf: "\",".utf8)
+        }
+        func located(_ kind: String, _ k: Int, _ d: Double, _ p: Double) {
+            out.append(contentsOf: "\"event\":\"\(kind)\",\"fence\":".utf8)
+            writeString(fences[k].id, into: &out)
+            out.append(contentsOf: ",\"lat\":".utf8)
+            DecimalNumber.write(fix.lat, into: &out)
+            out.append(contentsOf: ",\"lon\":".utf8)
+            DecimalNumber.write(fix.lon, into: &out)
+            out.append(contentsOf: ",\"distance\":".utf8)
+            DecimalNumber.write(d, into: &out)
+            out.append(contentsOf: ",\"p\":".utf8)
+            DecimalNumber.write(p, into: &out)
+        }
+        switch event {
+        case .enter(let k, let d, let p): located("enter", k, d, p)
+        case .exit(let k, let d, let p): located("exit", k, d, p)
+        case .missed(let k, let d, let p): located("missed", k, d, p)
+        case .reselect(let watched, let radius):
+            out.append(contentsOf: "\"event\":\"reselect\",\"fences\":[".utf8)
+            for (i, k) in watched.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                writeString(fences[k].id, into: &out)
+            }
+            out.append(contentsOf: "],\"lat\":".utf8)
+            DecimalNumber.write(fix.lat, into: &out)
+            out.append(contentsOf: ",\"lon\":".utf8)
+            DecimalNumber.write(fix.lon, into: &out)
+            if let radius {
+                out.append(contentsOf: ",\"radius\":".utf8)
+                DecimalNumber.write(radius, into: &out)
+            }
+        }
+        if let trace = fix.trace {
+            out.append(contentsOf: ",\"trace\":".utf8)
+            writeString(trace, into: &out)
+        }
+        out.append(contentsOf: "}\n".utf8)
+    }
+}

@@ -1,0 +1,99 @@
+/// fixsim: scripted, noisy walks as fixes.
+public struct FixSim: Tool {
+    public static let description = ToolDescription(
+        name: "fixsim",
+        operands: "",
+        summary: "Write fixes for scripted walks: along waypoints at a speed and rate, with seeded Gaussian noise.",
+        details: """
+            The route is --waypoints in degrees, or --route in metres east,north of --origin.
+            Each trace walks it with its own noise (seed + trace number); traces are written
+            one after another. speed is a receiver's Doppler speed (true speed plus
+            --speed-noise), course the direction of travel (absent while standing).
+
+            Examples:
+              fixsim --origin 51.5,-0.12 --route -300,95:300,95 --traces 100 |
+                fencerule --fences fence.json --rule naive
+              fixsim --waypoints 51.5,-0.13:51.501,-0.125 --pause 60 | fix2gpx --xcode > Walk.gpx
+            """,
+        options: [
+            OptionSpec("waypoints", value: "LAT,LON:...", help: "The route in WGS 84 degrees, points separated by ':'."),
+            OptionSpec("origin", value: "LAT,LON", help: "The origin of --route."),
+            OptionSpec("route", value: "E,N:...", help: "The route in metres east,north of --origin, points separated by ':'."),
+            OptionSpec("speed", value: "V", help: "Walking speed in m/s (default 1.4)."),
+            OptionSpec("rate", value: "HZ", help: "Fixes per second (default 1)."),
+            OptionSpec("noise", value: "S", help: "Position noise, metres per axis, standard deviation (default 8)."),
+            OptionSpec("hacc", value: "M", help: "The hacc written (default: --noise)."),
+            OptionSpec("speed-noise", value: "S", help: "Standard deviation of the reported speed, m/s (default 0.1)."),
+            OptionSpec("pause", value: "S", help: "Seconds standing at each waypoint between the first and the last (default 0)."),
+            OptionSpec("start", value: "TIME", help: "Time of the first fix (default 2026-01-01T09:00:00Z)."),
+            OptionSpec("seed", value: "N", help: "Random seed (default 1); trace k uses seed + k - 1."),
+            OptionSpec("traces", value: "K", help: "Number of walks (default 1), named sim-1, sim-2, ... (one walk: sim)."),
+            OptionSpec("name", value: "NAME", help: "Trace name prefix (default sim)."),
+        ])
+
+    let script: WalkScript
+    let traces: Int
+    let name: String
+
+    public init(options: ParsedOptions) throws {
+        guard options.operands.isEmpty else {
+            throw UsageError("fixsim reads no files: give the route with --waypoints or --origin and --route")
+        }
+        var points: [(lat: Double, lon: Double)] = []
+        if let text = options.string("waypoints") {
+            guard options.string("route") == nil else { throw UsageError("give --waypoints or --route, not both") }
+            points = try FixSim.pairs(text, option: "waypoints").map { (lat: $0.0, lon: $0.1) }
+            for p in points where abs(p.lat) > 90 || abs(p.lon) > 180 {
+                throw UsageError("--waypoints \(DecimalNumber.text(p.lat)),\(DecimalNumber.text(p.lon)) is out of range")
+            }
+        } else if let text = options.string("route") {
+            guard let originText = options.string("origin") else { throw UsageError("--route needs --origin LAT,LON") }
+            let origin = try FixSim.pairs(originText, option: "origin")
+            guard origin.count == 1, abs(origin[0].0) <= 90, abs(origin[0].1) <= 180 else {
+                throw UsageError("--origin '\(originText)' is not one LAT,LON in range")
+            }
+            let frame = LocalFrame(lat: origin[0].0, lon: origin[0].1)
+            points = try FixSim.pairs(text, option: "route").map { frame.degrees(east: $0.0, north: $0.1) }
+        } else {
+            throw UsageError("give the route: --waypoints LAT,LON:LAT,LON... or --origin LAT,LON --route E,N:E,N...")
+        }
+        var script = WalkScript(waypoints: points)
+        script.speed = try options.double("speed", default: 1.4, range: 1e-6...1e5)!
+        script.rate = try options.double("rate", default: 1, range: 1e-6...1000)!
+        script.noise = try options.double("noise", default: 8, range: 0...1e6)!
+        script.hacc = try options.double("hacc", default: nil, range: 0...1e6)
+        script.speedNoise = try options.double("speed-noise", default: 0.1, range: 0...1e6)!
+        script.pause = try options.double("pause", default: 0, range: 0...1e9)!
+        if let start = try options.time("start") { script.start = start }
+        let seed = try options.double("seed", default: 1, range: 0...1e15)!
+        script.seed = UInt64(seed)
+        let traces = try options.double("traces", default: 1, range: 1...1e7)!
+        guard traces == traces.rounded() else { throw UsageError("--traces must be a whole number") }
+        self.traces = Int(traces)
+        self.script = script
+        name = options.string("name") ?? "sim"
+    }
+
+    static func pairs(_ text: String, option: String) throws -> [(Double, Double)] {
+        try text.split(separator: ":").map { pair in
+            let parts = pair.split(separator: ",")
+            guard parts.count == 2, let a = DecimalNumber.parse(String(parts[0])), let b = DecimalNumber.parse(String(parts[1])) else {
+                throw UsageError("--\(option) '\(pair)' is not a pair of numbers X,Y")
+            }
+            return (a, b)
+        }
+    }
+
+    public mutating func run(inputs: [InputName], context: ToolContext) throws {
+        let output = context.output
+        for k in 0..<traces {
+            var s = script
+            s.seed = script.seed &+ UInt64(k)
+            let trace = traces == 1 ? name : "\(name)-\(k + 1)"
+            for fix in s.fixes(trace: trace) {
+                FixEncoder.encode(fix, into: &output.buffer)
+                try output.didAppend()
+            }
+        }
+    }
+}
