@@ -40,42 +40,215 @@ public enum FenceFile {
         return try parse(bytes, name: path)
     }
 
+    /// Parses the file's bytes. The array (or the FeatureCollection's `features`) is read one
+    /// element at a time, so a million fences never sit in memory as JSON values.
     public static func parse(_ bytes: [UInt8], name: String) throws(OptionFileError) -> [Fence] {
-        let document: JSONValue
-        do throws(JSONSyntaxError) {
-            document = try bytes.withUnsafeBufferPointer { p throws(JSONSyntaxError) in try JSONValue.parse(p) }
-        } catch {
-            let line = bytes.prefix(max(0, error.offset)).reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
-            throw OptionFileError("--fences \(name):\(line): not JSON: \(error.message)")
-        }
         var fences: [Fence] = []
+        fences.reserveCapacity(bytes.count / 48)  // a plain fence takes about 60 bytes
         var seen: [String: Int] = [:]
-        func add(_ f: Fence, at k: Int) throws(OptionFileError) {
-            if let first = seen[f.id] {
-                throw OptionFileError("--fences \(name): fence \(k + 1) has the id \(f.id.debugDescription) of fence \(first + 1): ids must be unique")
+        // Each element becomes a fence or an error; parsing stops at the first error.
+        func add(_ item: JSONValue, _ k: Int, geoJSON: Bool) -> OptionFileError? {
+            do throws(OptionFileError) {
+                let properties = geoJSON ? (item["properties"] ?? .object([])) : item
+                let f = try fence(item, properties: properties, at: k, name: name, geoJSON: geoJSON)
+                if let first = seen.updateValue(k, forKey: f.id) {
+                    return OptionFileError(
+                        "--fences \(name): fence \(k + 1) has the id \(f.id.debugDescription) of fence \(first + 1): ids must be unique")
+                }
+                fences.append(f)
+                return nil
+            } catch {
+                return error
             }
-            seen[f.id] = k
-            fences.append(f)
         }
-        switch document {
-        case .array(let items):
-            fences.reserveCapacity(items.count)
-            for (k, item) in items.enumerated() {
-                try add(fence(item, properties: item, at: k, name: name, geoJSON: false), at: k)
+        func syntax(_ error: JSONSyntaxError) -> OptionFileError {
+            let line = bytes.prefix(max(0, error.offset)).reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
+            return OptionFileError("--fences \(name):\(line): not JSON: \(error.message)")
+        }
+        let notFences = OptionFileError("--fences \(name): expected a JSON array of fences or a GeoJSON FeatureCollection")
+        let failure: OptionFileError? = bytes.withUnsafeBufferPointer { buffer in
+            var s = JSONScanner(buffer)
+            do throws(JSONSyntaxError) {
+                s.skipSpace()
+                switch s.peek() {
+                case UInt8(ascii: "["):
+                    // The plain form, read member by member without building values; an element
+                    // the quick reader does not expect goes through the general one.
+                    s.position += 1
+                    s.skipSpace()
+                    var k = 0
+                    if s.peek() == UInt8(ascii: "]") {
+                        s.position += 1
+                    } else {
+                        while true {
+                            let at = s.position
+                            if let f = quickFence(&s) {
+                                fences.append(f)  // duplicates are looked for at the end
+                            } else {
+                                s.position = at
+                                if let e = add(try JSONValue.value(&s, depth: 1), k, geoJSON: false) { return e }
+                            }
+                            k += 1
+                            s.skipSpace()
+                            guard let c = s.peek() else { throw s.error("expected ',' or ']', found the end") }
+                            s.position += 1
+                            if c == UInt8(ascii: "]") { break }
+                            guard c == UInt8(ascii: ",") else {
+                                s.position -= 1
+                                throw s.error("expected ',' or ']', found \(s.describeHere())")
+                            }
+                        }
+                    }
+                case UInt8(ascii: "{"):
+                    // A FeatureCollection: its "features", and a "type" that says so.
+                    s.position += 1
+                    var foundFeatures = false
+                    var isCollection = false
+                    s.skipSpace()
+                    while s.peek() != UInt8(ascii: "}") {
+                        s.skipSpace()
+                        let (r, escaped) = try s.scanString()
+                        let key = s.stringValue(r, escaped: escaped)
+                        try s.expect(UInt8(ascii: ":"), "':' after a member name")
+                        s.skipSpace()
+                        if key == "features", s.peek() == UInt8(ascii: "[") {
+                            foundFeatures = true
+                            if let e = try forEachElement(&s, { add($0, $1, geoJSON: true) }) { return e }
+                        } else if key == "type" {
+                            isCollection = try JSONValue.value(&s, depth: 1).string == "FeatureCollection"
+                        } else {
+                            try s.skipValue()
+                        }
+                        s.skipSpace()
+                        guard let c = s.peek() else { throw s.error("expected ',' or '}', found the end") }
+                        if c == UInt8(ascii: ",") { s.position += 1 } else if c != UInt8(ascii: "}") {
+                            throw s.error("expected ',' or '}', found \(s.describeHere())")
+                        }
+                    }
+                    s.position += 1
+                    guard foundFeatures, isCollection else { return notFences }
+                default:
+                    return notFences
+                }
+                s.skipSpace()
+                guard s.atEnd else { throw s.error("expected the end of the document, found \(s.describeHere())") }
+                return nil
+            } catch {
+                return syntax(error)
             }
-        case .object:
-            guard document["type"]?.string == "FeatureCollection", case .array(let features)? = document["features"] else {
-                throw OptionFileError(
-                    "--fences \(name): expected a JSON array of fences or a GeoJSON FeatureCollection")
-            }
-            fences.reserveCapacity(features.count)
-            for (k, feature) in features.enumerated() {
-                try add(fence(feature, properties: feature["properties"] ?? .object([]), at: k, name: name, geoJSON: true), at: k)
-            }
-        default:
-            throw OptionFileError("--fences \(name): expected a JSON array of fences or a GeoJSON FeatureCollection")
+        }
+        if let failure { throw failure }
+        if let (first, second) = firstDuplicate(fences) {
+            throw OptionFileError(
+                "--fences \(name): fence \(second + 1) has the id \(fences[second].id.debugDescription) of fence \(first + 1): ids must be unique")
         }
         return fences
+    }
+
+    /// The first pair of fences (by the later one's place) that share an id. Ids are hashed
+    /// (FNV-1a) and the hashes radix-sorted with the fence numbers, so a million ids need no
+    /// dictionary; equal hashes are confirmed on the strings.
+    static func firstDuplicate(_ fences: [Fence]) -> (Int, Int)? {
+        guard fences.count > 1, fences.count <= FenceIndex.capacity else { return nil }
+        var keys = fences.enumerated().map { k, f -> UInt64 in
+            var h: UInt64 = 0xCBF2_9CE4_8422_2325
+            var id = f.id
+            id.withUTF8 { for b in $0 { h = (h ^ UInt64(b)) &* 0x100_0000_01B3 } }
+            return (h << 24) | UInt64(k)  // 40 bits of hash, 24 of fence number
+        }
+        FenceIndex.radixSort(&keys, fromBit: 0)
+        var best: (Int, Int)?
+        var i = 0
+        while i < keys.count {
+            var j = i + 1
+            while j < keys.count, keys[j] >> 24 == keys[i] >> 24 { j += 1 }
+            if j - i > 1 {
+                // Same hash: compare the ids within the group.
+                let group = keys[i..<j].map { Int($0 & 0xFF_FFFF) }
+                for a in 0..<group.count {
+                    for b in (a + 1)..<group.count where fences[group[a]].id == fences[group[b]].id {
+                        let pair = (min(group[a], group[b]), max(group[a], group[b]))
+                        if best == nil || pair.1 < best!.1 { best = pair }
+                    }
+                }
+            }
+            i = j
+        }
+        return best
+    }
+
+    /// `{"id":"…","lat":…,"lon":…,"radius":…}` with the members in any order, string id, no
+    /// escapes, valid values: the common case, read without building JSON values. Nil for
+    /// anything else, which the general reader then reads and, if wrong, explains.
+    static func quickFence(_ s: inout JSONScanner) -> Fence? {
+        s.skipSpace()
+        guard s.peek() == UInt8(ascii: "{") else { return nil }
+        s.position += 1
+        var id: String?
+        var lat = Double.nan
+        var lon = Double.nan
+        var radius = Double.nan
+        do throws(JSONSyntaxError) {
+            while true {
+                s.skipSpace()
+                let (key, escaped) = try s.scanString()
+                guard !escaped else { return nil }
+                try s.expect(UInt8(ascii: ":"), "':'")
+                s.skipSpace()
+                let k = UnsafeBufferPointer(rebasing: s.bytes[key])
+                @inline(__always) func named(_ word: StaticString) -> Bool {
+                    k.count == word.utf8CodeUnitCount && memcmpBytes(k.baseAddress!, word.utf8Start, k.count)
+                }
+                if named("id") {
+                    guard s.peek() == UInt8(ascii: "\""), id == nil else { return nil }
+                    let (r, e) = try s.scanString()
+                    guard !e else { return nil }
+                    id = String(decoding: UnsafeBufferPointer(rebasing: s.bytes[r]), as: UTF8.self)
+                } else if named("lat") || named("lon") || named("radius") {
+                    guard let c = s.peek(), c == UInt8(ascii: "-") || c &- 48 < 10,
+                        let v = DecimalNumber.parse(try s.scanNumber())
+                    else { return nil }
+                    if k.count == 6 { radius = v } else if k[1] == UInt8(ascii: "a") { lat = v } else { lon = v }
+                } else {
+                    try s.skipValue()
+                }
+                s.skipSpace()
+                guard let c = s.peek() else { return nil }
+                s.position += 1
+                if c == UInt8(ascii: "}") { break }
+                guard c == UInt8(ascii: ",") else { return nil }
+            }
+        } catch {
+            return nil
+        }
+        guard let id, lat >= -90, lat <= 90, lon >= -180, lon <= 180, radius >= 0 else { return nil }
+        return Fence(id: id, lat: lat, lon: lon, radius: radius)
+    }
+
+    /// Parses the array at `s` one element at a time; stops at the first element `body`
+    /// refuses, and returns its error.
+    static func forEachElement(_ s: inout JSONScanner, _ body: (JSONValue, Int) -> OptionFileError?) throws(JSONSyntaxError)
+        -> OptionFileError?
+    {
+        s.position += 1  // '['
+        s.skipSpace()
+        if s.peek() == UInt8(ascii: "]") {
+            s.position += 1
+            return nil
+        }
+        var k = 0
+        while true {
+            if let e = body(try JSONValue.value(&s, depth: 1), k) { return e }
+            k += 1
+            s.skipSpace()
+            guard let c = s.peek() else { throw s.error("expected ',' or ']', found the end") }
+            s.position += 1
+            if c == UInt8(ascii: "]") { return nil }
+            guard c == UInt8(ascii: ",") else {
+                s.position -= 1
+                throw s.error("expected ',' or ']', found \(s.describeHere())")
+            }
+        }
     }
 
     static func fence(_ item: JSONValue, properties: JSONValue, at k: Int, name: String, geoJSON: Bool) throws(OptionFileError) -> Fence {
@@ -89,7 +262,7 @@ public enum FenceFile {
         case .number(let v)?: id = DecimalNumber.text(v)
         default: throw OptionFileError("--fences \(name): fence \(k + 1) has no id (a string or a number)")
         }
-        let what = "fence \(k + 1) (id \(id.debugDescription))"
+        var what: String { "fence \(k + 1) (id \(id.debugDescription))" }
         var lat: Double?
         var lon: Double?
         if geoJSON {
@@ -129,16 +302,23 @@ func readWholeFile(_ path: String) throws(FileReadError) -> [UInt8] {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { throw FileReadError(errno: errno) }
     defer { close(fd) }
-    var out: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 1 << 20)
+    // Read straight into a buffer of the file's size (a pipe grows it as needed), so a 60 MB
+    // fences file is not copied chunk by chunk through doubling reallocations.
+    var st = stat()
+    var capacity = 1 << 16
+    if fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG { capacity = max(capacity, Int(st.st_size) + 1) }
+    var out = [UInt8](repeating: 0, count: capacity)
+    var filled = 0
     while true {
-        let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if filled == out.count { out.append(contentsOf: repeatElement(0, count: out.count)) }
+        let n = out.withUnsafeMutableBytes { read(fd, $0.baseAddress! + filled, $0.count - filled) }
         if n < 0 {
             if errno == EINTR { continue }
             throw FileReadError(errno: errno)
         }
         if n == 0 { break }
-        out.append(contentsOf: chunk[..<n])
+        filled += n
     }
+    out.removeSubrange(filled...)
     return out
 }

@@ -50,12 +50,10 @@ struct FenceEngine {
         index.forEachCandidate(lat: fix.lat, lon: fix.lon, margin: FenceEngine.searchSigmas * fix.sigma + 1) { k in
             candidates.append(k)
         }
-        var set = Set(candidates)
-        for k in state.states.keys where !set.contains(k) {
-            candidates.append(k)
-            set.insert(k)
-        }
-        candidates.sort()
+        // Usually no fence or a handful is held: a linear check beats building a set per fix.
+        let near = candidates.count
+        for k in state.states.keys where !candidates[..<near].contains(k) { candidates.append(k) }
+        if candidates.count > 1 { candidates.sort() }
         for k in candidates {
             if limit != nil, !state.watched.contains(k) { continue }
             let f = index.fences[k]

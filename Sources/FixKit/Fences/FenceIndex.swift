@@ -18,8 +18,11 @@ public final class FenceIndex {
     public let fences: [Fence]
     let cellDegrees: Double
     let cellMeters: Double
-    /// Cell key → range in `members`.
-    private var cells: [Int64: Range<Int32>] = [:]
+    /// The occupied cells' keys, ascending, and where each one's fences start in `members`
+    /// (`cellStarts` has one more entry, the end): found by binary search, built without hashing
+    /// since the radix sort already ordered them.
+    private var cellKeys: [Int64] = []
+    private var cellStarts: [Int32] = []
     private var members: [Int32] = []
     /// Per-fence stamp of the last query that reported it, to report each fence once.
     private var stamps: [UInt32]
@@ -27,7 +30,11 @@ public final class FenceIndex {
     static let metresPerDegree = 111_320.0
     let columns: Int64
 
+    /// At most 2^24 fences: the index packs a fence's number in 24 bits.
+    public static let capacity = 1 << 24
+
     public init(_ fences: [Fence]) {
+        precondition(fences.count <= FenceIndex.capacity, "FenceIndex holds at most 2^24 fences")
         self.fences = fences
         let radii = fences.map(\.radius).sorted()
         let median = radii.isEmpty ? 100 : radii[radii.count / 2]
@@ -35,23 +42,64 @@ public final class FenceIndex {
         cellDegrees = cellMeters / FenceIndex.metresPerDegree
         columns = Int64((360 / cellDegrees).rounded(.up))
         stamps = [UInt32](repeating: 0, count: fences.count)
-        var pairs: [(Int64, Int32)] = []
+        // (cell, fence) pairs packed into one integer each, cell in the high bits, so that a
+        // plain integer sort groups them: cells need 40 bits even at 200 m, fences 24.
+        var pairs: [UInt64] = []
         pairs.reserveCapacity(fences.count * 2)
         for (k, f) in fences.enumerated() {
             let (rows, cols) = span(lat: f.lat, lon: f.lon, margin: f.radius)
             for r in rows {
-                for c in cols { pairs.append((key(r, c), Int32(k))) }
+                for c in cols { pairs.append(UInt64(key(r, c)) << 24 | UInt64(k)) }
             }
         }
-        pairs.sort { $0.0 < $1.0 || ($0.0 == $1.0 && $0.1 < $1.1) }
-        members = pairs.map(\.1)
-        var start = 0
-        while start < pairs.count {
-            var end = start + 1
-            while end < pairs.count, pairs[end].0 == pairs[start].0 { end += 1 }
-            cells[pairs[start].0] = Int32(start)..<Int32(end)
-            start = end
+        FenceIndex.radixSort(&pairs, fromBit: 24)
+        members = pairs.map { Int32(truncatingIfNeeded: $0 & 0xFF_FFFF) }
+        for (k, pair) in pairs.enumerated() where k == 0 || pair >> 24 != pairs[k - 1] >> 24 {
+            cellKeys.append(Int64(pair >> 24))
+            cellStarts.append(Int32(k))
         }
+        cellStarts.append(Int32(pairs.count))
+    }
+
+    /// Least-significant-digit radix sort on the bits from `fromBit` up, a byte a pass: stable,
+    /// so pairs keep their fence order within a cell. A million pairs sort in a few passes over
+    /// memory, where a comparison sort pays a closure call per comparison.
+    static func radixSort(_ a: inout [UInt64], fromBit: Int) {
+        guard a.count > 1 else { return }
+        let top = 64 - (a.max()!).leadingZeroBitCount
+        var scratch = [UInt64](repeating: 0, count: a.count)
+        var counts = [Int](repeating: 0, count: 257)
+        var shift = UInt64(fromBit)
+        while shift < top {
+            a.withUnsafeMutableBufferPointer { src in
+                scratch.withUnsafeMutableBufferPointer { dst in
+                    counts.withUnsafeMutableBufferPointer { c in
+                        for k in 0..<257 { c[k] = 0 }
+                        for v in src { c[Int((v >> shift) & 0xFF) + 1] += 1 }
+                        for k in 1...256 { c[k] += c[k - 1] }
+                        for v in src {
+                            let b = Int((v >> shift) & 0xFF)
+                            dst[c[b]] = v
+                            c[b] += 1
+                        }
+                    }
+                }
+            }
+            swap(&a, &scratch)
+            shift += 8
+        }
+    }
+
+    /// The position of `key` in `cellKeys`, if the cell holds fences.
+    @inline(__always)
+    private func findCell(_ key: Int64) -> Int? {
+        var lo = 0
+        var hi = cellKeys.count
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            if cellKeys[mid] < key { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < cellKeys.count && cellKeys[lo] == key ? lo : nil
     }
 
     private func row(_ lat: Double) -> Int64 { Int64(((lat + 90) / cellDegrees).rounded(.down)) }
@@ -89,8 +137,8 @@ public final class FenceIndex {
         for r in rows {
             var c = cols.lowerBound
             for _ in 0..<colCount {
-                if let range = cells[key(r, c)] {
-                    for m in range {
+                if let cell = findCell(key(r, c)) {
+                    for m in cellStarts[cell]..<cellStarts[cell + 1] {
                         let k = Int(members[Int(m)])
                         if stamps[k] != stamp {
                             stamps[k] = stamp

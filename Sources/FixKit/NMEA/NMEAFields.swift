@@ -67,34 +67,11 @@ struct NMEASentence {
         return true
     }
 
-    /// NMEA numbers are plain decimals (`-12.345`): read them with one integer and one exact
-    /// division (correctly rounded for up to 15 digits), and leave anything else to
-    /// `DecimalNumber`.
+    /// NMEA numbers are plain decimals (`-12.345`): `DecimalNumber.parsePlain` reads them with one
+    /// integer and one exact division; anything else goes to the general parser.
     @inline(__always)
     static func decimal(_ t: UnsafeBufferPointer<UInt8>) -> Double? {
-        var k = 0
-        let negative = t.count > 0 && t[0] == UInt8(ascii: "-")
-        if negative { k = 1 }
-        var m: UInt64 = 0
-        var digits = 0
-        var decimals = -1
-        while k < t.count {
-            let c = t[k]
-            let d = c &- 48
-            if d < 10 {
-                m = m &* 10 &+ UInt64(d)
-                digits += 1
-                if decimals >= 0 { decimals += 1 }
-            } else if c == UInt8(ascii: "."), decimals < 0 {
-                decimals = 0
-            } else {
-                return DecimalNumber.parse(t)
-            }
-            k += 1
-        }
-        guard digits > 0, digits <= 15 else { return DecimalNumber.parse(t) }
-        let v = Double(m) / DecimalNumber.exactPowers[max(decimals, 0)]
-        return negative ? -v : v
+        DecimalNumber.parsePlain(t) ?? DecimalNumber.parse(t)
     }
 
     /// A latitude or longitude: `ddmm.mmmm` (or `dddmm.mmmm`) in field `i`, hemisphere letter in

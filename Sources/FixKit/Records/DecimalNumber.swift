@@ -24,6 +24,7 @@ public enum DecimalNumber {
     /// `xsd:decimal` (plus exponents, which JSON allows). With `trimmingXMLSpace`, leading and
     /// trailing XML whitespace are ignored, as XML text content needs. No `nan`, `inf` or hex.
     public static func parse(_ text: UnsafeBufferPointer<UInt8>, trimmingXMLSpace: Bool = false) -> Double? {
+        if let v = parsePlain(text) { return v }
         var start = 0
         var end = text.count
         if trimmingXMLSpace {
@@ -97,6 +98,37 @@ public enum DecimalNumber {
             return negative ? -v : v
         }
         return slowParse(text, start: start, end: end)
+    }
+
+    /// The common case first: `[-]digits[.digits]` with at most 15 digits, read as one integer
+    /// and one exact division (correctly rounded). Nil for anything else, which `parse` reads.
+    @inline(__always)
+    public static func parsePlain(_ t: UnsafeBufferPointer<UInt8>) -> Double? {
+        let n = t.count
+        guard n > 0, n <= 17, let p = t.baseAddress else { return nil }
+        var k = 0
+        let negative = p[0] == UInt8(ascii: "-")
+        if negative { k = 1 }
+        var m: UInt64 = 0
+        var digits = 0
+        var decimals = -1
+        while k < n {
+            let c = p[k]
+            let d = c &- 48
+            if d < 10 {
+                m = m &* 10 &+ UInt64(d)
+                digits += 1
+                if decimals >= 0 { decimals += 1 }
+            } else if c == UInt8(ascii: "."), decimals < 0 {
+                decimals = 0
+            } else {
+                return nil
+            }
+            k += 1
+        }
+        guard digits > 0, digits <= 15, decimals != 0 else { return nil }
+        let v = Double(m) / exactPowers[max(decimals, 0)]
+        return negative ? -v : v
     }
 
     /// `strtod` on a NUL-terminated copy. The grammar was checked above, so `strtod`'s extra

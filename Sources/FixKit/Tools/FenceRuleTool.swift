@@ -71,6 +71,9 @@ public struct FenceRuleTool: Tool {
         }
         traceOutput = options.has("trace")
         let fences = try FenceFile.load(path: path)
+        guard fences.count <= FenceIndex.capacity else {
+            throw OptionFileError("--fences \(path): \(fences.count) fences; at most \(FenceIndex.capacity) can be watched")
+        }
         engine = FenceEngine(index: FenceIndex(fences), settings: settings, limit: limit)
     }
 
