@@ -11,6 +11,7 @@ let package = Package(
         .executable(name: "fixfilter", targets: ["fixfilter"]),
         .executable(name: "fencerule", targets: ["fencerule"]),
         .executable(name: "fixsim", targets: ["fixsim"]),
+        .executable(name: "visits", targets: ["visits"]),
     ],
     targets: [
         // libxml2 behind a module name of our own: `libxml2` clashes with the macOS SDK's module.
@@ -25,9 +26,10 @@ let package = Package(
         .executableTarget(name: "fixfilter", dependencies: ["FixKit"]),
         .executableTarget(name: "fencerule", dependencies: ["FixKit"]),
         .executableTarget(name: "fixsim", dependencies: ["FixKit"]),
+        .executableTarget(name: "visits", dependencies: ["FixKit"]),
         .testTarget(
             name: "FixKitTests",
-            dependencies: ["FixKit", "gpx2fix", "fix2gpx", "fixfilter", "fencerule", "fixsim"],
+            dependencies: ["FixKit", "gpx2fix", "fix2gpx", "fixfilter", "fencerule", "fixsim", "visits"],
             resources: []
         ),
     ]

@@ -42,8 +42,10 @@ public struct ToolDescription: Sendable {
     }
 
     public var helpText: String {
-        var out = "Usage: \(name) [OPTION]... \(operands)\n\(summary)\n\n"
-        out += "Reads the FILEs in order, or standard input when there are none or a FILE is -.\n\n"
+        var out = "Usage: \(name) [OPTION]...\(operands.isEmpty ? "" : " " + operands)\n\(summary)\n\n"
+        if !operands.isEmpty {
+            out += "Reads the FILEs in order, or standard input when there are none or a FILE is -.\n\n"
+        }
         out += "Options:\n"
         let labels = options.map { "--" + $0.name + ($0.value.map { " " + $0 } ?? "") }
         let width = min(24, (labels.map(\.count).max() ?? 0) + 2)

@@ -371,6 +371,14 @@ public enum DecimalNumber {
         }
     }
 
+    /// As `write`, but a magnitude below 1e-7 (a probability far in a tail) is written in
+    /// Swift's shortest exponent form, `1e-270`, rather than as 270 digits. JSON only: GPX's
+    /// `xsd:decimal` has no exponent.
+    public static func writeCompact(_ value: Double, into out: inout [UInt8]) {
+        guard value != 0, abs(value) < 1e-7 else { return write(value, into: &out) }
+        out.append(contentsOf: value.description.utf8)
+    }
+
     /// The text `write(_:into:)` writes.
     public static func text(_ value: Double) -> String {
         var out: [UInt8] = []

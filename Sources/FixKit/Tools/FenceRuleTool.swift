@@ -17,7 +17,7 @@ public struct FenceRuleTool: Tool {
 
             Examples:
               gpx2fix walk.gpx | fencerule --fences shops.json
-              fixsim --from 51.5,-0.13 --to 51.5,-0.12 | fencerule --fences f.json --trace
+              fixsim --origin 51.5,-0.12 --route -300,0:300,0 | fencerule --fences f.json --trace
               gpx2fix day.gpx | fencerule --fences shops.geojson --limit 20
             """,
         options: [
@@ -122,8 +122,8 @@ public struct FenceRuleTool: Tool {
                     for (k, (index, p, d, inside)) in reported.enumerated() {
                         if k > 0 { member.append(UInt8(ascii: ",")) }
                         writeString(fences[index].id, into: &member)
-                        member.append(contentsOf: "{\"p\":".utf8)
-                        DecimalNumber.write(p, into: &member)
+                        member.append(contentsOf: ":{\"p\":".utf8)
+                        DecimalNumber.writeCompact(p, into: &member)
                         member.append(contentsOf: ",\"distance\":".utf8)
                         DecimalNumber.write(d, into: &member)
                         member.append(contentsOf: (inside ? ",\"inside\":true}" : ",\"inside\":false}").utf8)
@@ -139,7 +139,7 @@ public struct FenceRuleTool: Tool {
         }
         if skippedNegative > 0 {
             try output.flush()
-            context.diagnostics.note("\(skippedNegative) fixes with a negative (invalid) hacc skipped")
+            context.diagnostics.note("\(skippedNegative) \(skippedNegative == 1 ? "fix" : "fixes") with a negative (invalid) hacc skipped")
         }
     }
 
@@ -162,7 +162,7 @@ public struct FenceRuleTool: Tool {
             out.append(contentsOf: ",\"distance\":".utf8)
             DecimalNumber.write(d, into: &out)
             out.append(contentsOf: ",\"p\":".utf8)
-            DecimalNumber.write(p, into: &out)
+            DecimalNumber.writeCompact(p, into: &out)
         }
         switch event {
         case .enter(let k, let d, let p): located("enter", k, d, p)

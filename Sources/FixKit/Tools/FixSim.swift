@@ -13,7 +13,8 @@ public struct FixSim: Tool {
             Examples:
               fixsim --origin 51.5,-0.12 --route -300,95:300,95 --traces 100 |
                 fencerule --fences fence.json --rule naive
-              fixsim --waypoints 51.5,-0.13:51.501,-0.125 --pause 60 | fix2gpx --xcode > Walk.gpx
+              fixsim --waypoints 51.5,-0.13:51.501,-0.125:51.5,-0.12 --pause 60 |
+                fix2gpx --xcode > Walk.gpx
             """,
         options: [
             OptionSpec("waypoints", value: "LAT,LON:...", help: "The route in WGS 84 degrees, points separated by ':'."),
@@ -66,6 +67,7 @@ public struct FixSim: Tool {
         script.pause = try options.double("pause", default: 0, range: 0...1e9)!
         if let start = try options.time("start") { script.start = start }
         let seed = try options.double("seed", default: 1, range: 0...1e15)!
+        guard seed == seed.rounded() else { throw UsageError("--seed '\(options.string("seed")!)' is not a whole number") }
         script.seed = UInt64(seed)
         let traces = try options.double("traces", default: 1, range: 1...1e7)!
         guard traces == traces.rounded() else { throw UsageError("--traces must be a whole number") }

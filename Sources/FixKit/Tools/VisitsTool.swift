@@ -1,0 +1,155 @@
+/// visits: where the user stayed, and from when to when.
+public struct VisitsTool: Tool {
+    public static let description = ToolDescription(
+        name: "visits",
+        summary: "Find stays at places in a log of fixes, as Core Location's CLVisit reports them.",
+        details: """
+            Each fix is measured against the stay's centre, the weighted median of its fixes
+            (weights 1/hacc^2); it belongs to the stay within --radius plus its own hacc. A stay
+            ends after 3 fixes in a row outside it spanning a minute, or a gap longer than
+            --max-gap; it is a visit when it lasted --min-stay. A visit is written as soon as it
+            is over: {"lat","lon","hacc","arrival","departure","fixes"} with "trace" copied;
+            arrival is null when the trace begins inside the visit, departure null when it
+            ends inside it.
+
+            Examples:
+              gpx2fix day.gpx | visits
+              gpx2fix day.nmea | fixfilter --min-move off | visits --geojson > visits.geojson
+            """,
+        options: [
+            OptionSpec("radius", value: "M", help: "How far a fix may lie from the stay's centre beyond its own hacc (default 50 m)."),
+            OptionSpec("min-stay", value: "S", help: "The shortest stay that is a visit, in seconds (default 300)."),
+            OptionSpec("max-gap", value: "S", help: "The longest stretch without fixes inside a stay, in seconds (default 3600); longer ends it."),
+            OptionSpec("default-hacc", value: "M", help: "The hacc taken for fixes without one (default 20 m)."),
+            OptionSpec("geojson", help: "Write one GeoJSON FeatureCollection of Points (arrival, departure, duration, fixes, hacc) instead of NDJSON."),
+        ])
+
+    let settings: StaySettings
+    let geoJSON: Bool
+
+    public init(options: ParsedOptions) throws {
+        var s = StaySettings()
+        s.radius = try options.double("radius", default: s.radius, range: 0...1e7)!
+        s.minStay = try options.double("min-stay", default: s.minStay, range: 0...1e9)!
+        s.maxGap = try options.double("max-gap", default: s.maxGap, range: 1...1e9)!
+        s.defaultHacc = try options.double("default-hacc", default: s.defaultHacc, range: 0...1e7)!
+        settings = s
+        geoJSON = options.has("geojson")
+    }
+
+    public mutating func run(inputs: [InputName], context: ToolContext) throws {
+        let output = context.output
+        var decoder = FixDecoder()
+        var detectors: [String: StayDetector] = [:]
+        var order: [String] = []  // traces in order of first appearance, for the end
+        var untraced = StayDetector(settings: settings, trace: nil)
+        var untimed = 0
+        var first = true
+        let geoJSON = self.geoJSON
+        if geoJSON { output.buffer.append(contentsOf: #"{"type":"FeatureCollection","features":["#.utf8) }
+        let emit: (Visit) throws -> Void = { visit in
+            if geoJSON {
+                if !first { output.buffer.append(UInt8(ascii: ",")) }
+                output.buffer.append(0x0A)
+                VisitsTool.writeFeature(visit, into: &output.buffer)
+            } else {
+                VisitsTool.write(visit, into: &output.buffer)
+            }
+            first = false
+            try output.didAppend()
+        }
+        for name in inputs {
+            guard let input = try context.open(name) else { continue }
+            try input.forEachLine { line, number in
+                if line.allSatisfy(isXMLSpace) { return }
+                let fix: Fix
+                do throws(FixDecodingError) {
+                    fix = try decoder.decode(line)
+                } catch {
+                    try context.diagnostics.problem(name, line: number, error.message + "; line skipped")
+                    return
+                }
+                guard let time = fix.time else {
+                    untimed += 1
+                    return
+                }
+                let hacc = fix.hacc.flatMap { $0 >= 0 ? $0 : nil }
+                if let t = fix.trace {
+                    if detectors[t] == nil {
+                        detectors[t] = StayDetector(settings: settings, trace: t)
+                        order.append(t)
+                    }
+                    try detectors[t]!.add(lat: fix.lat, lon: fix.lon, hacc: hacc, time: time, emit: emit)
+                } else {
+                    try untraced.add(lat: fix.lat, lon: fix.lon, hacc: hacc, time: time, emit: emit)
+                }
+            }
+        }
+        try untraced.finish(emit: emit)
+        for t in order { try detectors[t]!.finish(emit: emit) }
+        if geoJSON { output.buffer.append(contentsOf: "\n]}\n".utf8) }
+        if untimed > 0 {
+            try output.flush()
+            context.diagnostics.note("\(untimed) fixes without time skipped: a stay needs times")
+        }
+    }
+
+    static func write(_ v: Visit, into out: inout [UInt8]) {
+        out.append(contentsOf: #"{"lat":"#.utf8)
+        DecimalNumber.write(v.lat, into: &out)
+        out.append(contentsOf: #","lon":"#.utf8)
+        DecimalNumber.write(v.lon, into: &out)
+        out.append(contentsOf: #","hacc":"#.utf8)
+        DecimalNumber.write((v.hacc * 10).rounded() / 10, into: &out)
+        times(v, into: &out)
+        out.append(contentsOf: #","fixes":"#.utf8)
+        writeInteger(v.fixes, into: &out)
+        if let t = v.trace {
+            out.append(contentsOf: #","trace":"#.utf8)
+            writeString(t, into: &out)
+        }
+        out.append(contentsOf: "}\n".utf8)
+    }
+
+    static func times(_ v: Visit, into out: inout [UInt8]) {
+        out.append(contentsOf: #","arrival":"#.utf8)
+        if let a = v.arrival {
+            out.append(UInt8(ascii: "\""))
+            a.write(into: &out)
+            out.append(UInt8(ascii: "\""))
+        } else {
+            out.append(contentsOf: "null".utf8)
+        }
+        out.append(contentsOf: #","departure":"#.utf8)
+        if let d = v.departure {
+            out.append(UInt8(ascii: "\""))
+            d.write(into: &out)
+            out.append(UInt8(ascii: "\""))
+        } else {
+            out.append(contentsOf: "null".utf8)
+        }
+    }
+
+    static func writeFeature(_ v: Visit, into out: inout [UInt8]) {
+        out.append(contentsOf: #"{"type":"Feature","geometry":{"type":"Point","coordinates":["#.utf8)
+        DecimalNumber.write(v.lon, into: &out)
+        out.append(UInt8(ascii: ","))
+        DecimalNumber.write(v.lat, into: &out)
+        out.append(contentsOf: #"]},"properties":{"hacc":"#.utf8)
+        DecimalNumber.write((v.hacc * 10).rounded() / 10, into: &out)
+        times(v, into: &out)
+        out.append(contentsOf: #","duration":"#.utf8)
+        if let a = v.arrival, let d = v.departure {
+            DecimalNumber.write(d.seconds - a.seconds, into: &out)
+        } else {
+            out.append(contentsOf: "null".utf8)
+        }
+        out.append(contentsOf: #","fixes":"#.utf8)
+        writeInteger(v.fixes, into: &out)
+        if let t = v.trace {
+            out.append(contentsOf: #","trace":"#.utf8)
+            writeString(t, into: &out)
+        }
+        out.append(contentsOf: "}}".utf8)
+    }
+}
