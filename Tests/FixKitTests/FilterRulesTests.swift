@@ -100,12 +100,13 @@ struct FilterRulesTests {
     /// Moves are measured from the last fix passed, not the last one seen, and a move of exactly
     /// the minimum passes ("less than M" is rejected).
     @Test func minMoveFromTheLastPassedFix() {
-        let step = Geodesy.distance(lat1: 0, lon1: 0, lat2: 0.00005, lon2: 0)  // about 5.5 m
+        // Two steps of 0.00005° (about 11 m): the distance from fix 0 to fix 2.
+        let twoSteps = Geodesy.distance(lat1: 0, lon1: 0, lat2: 0.0001, lon2: 0)
         var rules = FilterRules()
-        rules.minMove = 2 * step
+        rules.minMove = twoSteps
         let fixes = (0..<5).map { Fix(lat: Double($0) * 0.00005, lon: 0) }
         #expect(judge(rules, fixes) == [.pass(stripCourse: false), .reject(.move), .pass(stripCourse: false), .reject(.move), .pass(stripCourse: false)])
-        rules.minMove = 2 * step + 1e-6
+        rules.minMove = twoSteps + 1e-6
         #expect(judge(rules, fixes)[2] == .reject(.move))
         rules.minMove = nil
         #expect(judge(rules, fixes).allSatisfy { $0 == .pass(stripCourse: false) })

@@ -22,27 +22,35 @@ public enum Geodesy {
 
     /// Metres between two points on the ellipsoid.
     ///
-    /// Up to 50 km it uses the local radii of curvature at the mean latitude (meridional M and
-    /// prime-vertical N, Bowring's form): the relative error is about (d / R)² and stays under
-    /// 1e-5 at 10 km. Farther, Andoyer–Lambert's first-order correction of the great-circle
-    /// distance on the ellipsoid's geometry, good to about 1e-4 for any distance. Zero for the
-    /// same point; the antimeridian is handled (longitude differences wrap to ±180°).
+    /// Up to 50 km it is the chord between the two points in Earth-centred coordinates: the
+    /// geodesic is longer by about c³/(24ρ²), under 2e-6 relative at 50 km and 2e-8 at 10 km,
+    /// and the chord has no trouble at the poles or across the antimeridian, where a local
+    /// east/north approximation breaks down. Farther, Andoyer–Lambert's first-order correction
+    /// of the great-circle distance on the ellipsoid's geometry, good to about 1e-4. Zero for
+    /// the same point.
     /// - Complexity: O(1), a handful of trigonometric calls.
     public static func distance(lat1: Double, lon1: Double, lat2: Double, lon2: Double) -> Double {
+        let p1 = ecef(lat1, lon1)
+        let p2 = ecef(lat2, lon2)
+        let dx = p1.x - p2.x
+        let dy = p1.y - p2.y
+        let dz = p1.z - p2.z
+        let chord = (dx * dx + dy * dy + dz * dz).squareRoot()
+        if chord < 50_000 { return chord }
         var dLon = lon2 - lon1
         if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
-        let dLat = lat2 - lat1
-        let meanLat = (lat1 + lat2) / 2 * degrees
-        let s = sin(meanLat)
-        let w2 = 1 - WGS84.e2 * s * s
-        let w = w2.squareRoot()
-        let n = WGS84.a / w  // prime vertical radius of curvature
-        let m = n * (1 - WGS84.e2) / w2  // meridional radius of curvature
-        let north = dLat * degrees * m
-        let east = dLon * degrees * n * cos(meanLat)
-        let flat = (north * north + east * east).squareRoot()
-        if flat < 50_000 { return flat }
         return andoyerLambert(lat1: lat1, lon1: lon1, lat2: lat2, lon2: lon1 + dLon)
+    }
+
+    /// Earth-centred, Earth-fixed coordinates of a point on the ellipsoid, metres.
+    @inline(__always)
+    static func ecef(_ lat: Double, _ lon: Double) -> (x: Double, y: Double, z: Double) {
+        let phi = lat * degrees
+        let lambda = lon * degrees
+        let sp = sin(phi)
+        let cp = cos(phi)
+        let n = WGS84.a / (1 - WGS84.e2 * sp * sp).squareRoot()
+        return (n * cp * cos(lambda), n * cp * sin(lambda), n * (1 - WGS84.e2) * sp)
     }
 
     static func andoyerLambert(lat1: Double, lon1: Double, lat2: Double, lon2: Double) -> Double {
@@ -58,7 +66,9 @@ public enum Geodesy {
         if sigma == 0 { return 0 }
         let p = (b1 + b2) / 2
         let q = (b2 - b1) / 2
-        let x = (sigma - sin(sigma)) * pow(sin(p) * cos(q), 2) / pow(cos(sigma / 2), 2)
+        let c2 = cos(sigma / 2)
+        guard c2 > 1e-9 else { return WGS84.a * sigma }  // antipodal: no correction to make
+        let x = (sigma - sin(sigma)) * pow(sin(p) * cos(q), 2) / (c2 * c2)
         let y = (sigma + sin(sigma)) * pow(cos(p) * sin(q), 2) / pow(sin(sigma / 2), 2)
         return WGS84.a * (sigma - f / 2 * (x + y))
     }

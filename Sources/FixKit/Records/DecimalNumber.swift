@@ -14,11 +14,12 @@
 /// because GPX's `xsd:decimal` has none and a coordinate of 0.000005 should read as one.
 public enum DecimalNumber {
     /// Powers of ten exactly representable as doubles (10^22 is the last).
-    static let exactPowers: [Double] = (0...22).map { e in
-        var p = 1.0
-        for _ in 0..<e { p *= 10 }
-        return p
-    }
+    /// A literal, so the compiler can lay it out statically instead of initializing it lazily
+    /// behind a `swift_once` check on every number read or written.
+    static let exactPowers: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18,
+        1e19, 1e20, 1e21, 1e22,
+    ]
 
     /// Parses `[+-]digits[.digits][(e|E)[+-]digits]`, the grammar shared by JSON and
     /// `xsd:decimal` (plus exponents, which JSON allows). With `trimmingXMLSpace`, leading and
