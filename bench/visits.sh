@@ -1,0 +1,178 @@
+#!/usr/bin/env bash
+# Benchmark visits (NDJSON fixes in, one record per stay out) on a simulated month of fixes at
+# 1 Hz, about 2.6 million, and show that its memory is bounded by the longest stay, not by
+# the length of the log.
+#
+#   bench/visits.sh                       # 30 days, release build in .build
+#   DAYS=7 RUNS=2 bench/visits.sh         # a smaller, quicker run
+#   BUILD_DIR=/tmp/bench-build bench/visits.sh
+#   VISITS=/path/to/visits FIXSIM=/path/to/fixsim bench/visits.sh
+#
+# Environment:
+#   DAYS       days in the big log (default 30, at least 8); the first 7 make the week log
+#   RUNS       timed runs of each command, after one warm-up run (default 3)
+#   VISITS, FIXSIM  binaries to use; no build is done when both are given
+#   BUILD_DIR  SwiftPM scratch path for the release build (default <repo>/.build)
+#
+# The log is made with fixsim, one day at a time (seed = day number), the days concatenated
+# as one trace "sim" around a point in London. Weekdays: home until 08:00, a cafe, work, lunch,
+# work, a shop, home from about 18:20; Saturdays a park and a market; Sundays at home all day,
+# so the longest stay runs from Saturday evening to Monday 08:00 (about 37 hours, 135,000
+# fixes). Every day ends a few minutes before midnight: the gap to the next day's first fix is
+# bridged, as a phone that slept a while.
+#
+# Output (bench/out/, git-ignored): visits-day-*.ndjson, visits-week.ndjson,
+# visits-month.ndjson (visits-month-DAYS.ndjson for another DAYS), visits-stay.ndjson, hyperfine's
+# visits.md and visits.json, and visits-summary.txt with everything printed after the build.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/.." && pwd)
+out="$here/out"
+DAYS=${DAYS:-30}
+RUNS=${RUNS:-3}
+mkdir -p "$out"
+
+die() { echo "visits.sh: $*" >&2; exit 1; }
+[[ $DAYS =~ ^[0-9]+$ && $DAYS -ge 8 ]] || die "DAYS must be a whole number of days, at least 8 (got '$DAYS')"
+[[ $RUNS =~ ^[0-9]+$ && $RUNS -ge 2 ]] || die "RUNS must be a whole number, at least 2 (got '$RUNS')"
+command -v python3 >/dev/null || die "python3 is needed to compute dates and figures"
+command -v hyperfine >/dev/null ||
+    die "hyperfine is not installed: it times the commands (apt-get install hyperfine, brew install hyperfine, or cargo install hyperfine)"
+have_time=1
+if ! /usr/bin/time -v true >/dev/null 2>&1; then
+    have_time=0
+    echo "visits.sh: GNU time (/usr/bin/time -v) is not available (apt-get install time): peak memory is not measured" >&2
+fi
+
+# --- visits and fixsim ------------------------------------------------------------------------
+if [[ -n ${VISITS:-} && -n ${FIXSIM:-} ]]; then
+    visits=$VISITS
+    fixsim=$FIXSIM
+else
+    command -v swift >/dev/null || die "swift is not installed: set VISITS and FIXSIM to the binaries"
+    build_dir=${BUILD_DIR:-$root/.build}
+    for p in visits fixsim; do
+        echo "== swift build -c release --product $p --scratch-path $build_dir" >&2
+        (cd "$root" && swift build -c release --product "$p" --scratch-path "$build_dir" >&2) ||
+            die "the release build of $p failed"
+    done
+    bin="$(cd "$root" && swift build -c release --scratch-path "$build_dir" --show-bin-path)"
+    visits=${VISITS:-$bin/visits}
+    fixsim=${FIXSIM:-$bin/fixsim}
+fi
+[[ -x $visits ]] || die "$visits is not an executable file"
+[[ -x $fixsim ]] || die "$fixsim is not an executable file"
+
+# --- the log ----------------------------------------------------------------------------------
+# Places in metres east,north of home; fixsim stands --pause (30 minutes) at every waypoint
+# between the first and the last, so a place repeated n times is a stay of n half hours.
+origin=51.5,-0.12
+pause=1800
+rep() { local i s=""; for ((i = 0; i < $2; i++)); do s+=":$1"; done; printf '%s' "$s"; }
+home=0,0 cafe=600,200 work=1500,900 lunch=1700,850 shop=900,-300 park=-800,1200 market=-300,600
+route_weekday="$home$(rep $home 16)$(rep $cafe 1)$(rep $work 8)$(rep $lunch 2)$(rep $work 7)$(rep $shop 1)$(rep $home 12)"
+route_saturday="$home$(rep $home 20)$(rep $park 4)$(rep $market 2)$(rep $home 21)"
+route_sunday="$home$(rep $home 47):$home"
+first_day=2026-03-02 # a Monday
+
+day_file() { echo "$out/visits-day-$1.ndjson"; }
+make_day() { # day number from 0: writes its file unless it is there
+    local k=$1 f start route
+    f=$(day_file "$k")
+    [[ -s $f ]] && return 0
+    start=$(python3 -c "import datetime, sys; d = datetime.date.fromisoformat(sys.argv[1]) + datetime.timedelta(days=int(sys.argv[2])); print(f'{d}T00:00:00Z')" "$first_day" "$k")
+    case $((k % 7)) in
+    5) route=$route_saturday ;;
+    6) route=$route_sunday ;;
+    *) route=$route_weekday ;;
+    esac
+    "$fixsim" --origin "$origin" --route "$route" --pause "$pause" --start "$start" --seed $((k + 1)) >"$f.tmp" ||
+        die "fixsim could not write $f"
+    mv "$f.tmp" "$f"
+}
+month=$out/visits-month.ndjson
+[[ $DAYS == 30 ]] || month=$out/visits-month-$DAYS.ndjson
+week=$out/visits-week.ndjson
+stay=$out/visits-stay.ndjson
+if [[ ! -s $month || ! -s $week ]]; then
+    echo "== generating $DAYS days with fixsim" >&2
+    for ((k = 0; k < DAYS; k++)); do make_day "$k"; done
+    for ((k = 0; k < 7; k++)); do cat "$(day_file "$k")"; done >"$week.tmp" && mv "$week.tmp" "$week"
+    for ((k = 0; k < DAYS; k++)); do cat "$(day_file "$k")"; done >"$month.tmp" && mv "$month.tmp" "$month"
+fi
+# One stay of a week at home: what the memory bound is made of.
+if [[ ! -s $stay ]]; then
+    echo "== generating $stay (one stay of 7 days)" >&2
+    "$fixsim" --origin "$origin" --route "$home$(rep $home 336):$home" --pause "$pause" \
+        --start "${first_day}T00:00:00Z" --seed 99 >"$stay.tmp" || die "fixsim could not write $stay"
+    mv "$stay.tmp" "$stay"
+fi
+
+summary="$out/visits-summary.txt"
+: >"$summary"
+say() { echo "$*" | tee -a "$summary"; }
+lines() { wc -l <"$1" | tr -d ' '; }
+mib() { python3 -c "import os, sys; print(f'{os.path.getsize(sys.argv[1]) / 1048576:.1f}')" "$1"; }
+
+n_month=$(lines "$month")
+n_week=$(lines "$week")
+n_stay=$(lines "$stay")
+say "== visits benchmark, $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+say "machine:   $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //' || uname -m), $(uname -sr)"
+say "month:     $month: $DAYS days, $n_month fixes, $(mib "$month") MiB"
+say "week:      $week: 7 days, $n_week fixes, $(mib "$week") MiB"
+say "stay:      $stay: one stay of 7 days, $n_stay fixes, $(mib "$stay") MiB"
+say "visits:    $visits ($("$visits" --version 2>&1 | head -1))"
+"$visits" "$month" >"$out/visits-month.out"
+python3 - "$out/visits-month.out" <<'EOF' | tee -a "$summary"
+import json, sys
+from datetime import datetime
+vs = [json.loads(l) for l in open(sys.argv[1])]
+t = lambda s: datetime.fromisoformat(s.replace("Z", "+00:00"))
+closed = [v for v in vs if v["arrival"] and v["departure"]]
+longest = max(vs, key=lambda v: v["fixes"])
+print(f"found:     {len(vs)} visits ({len(vs) - len(closed)} with an open end), "
+      f"the longest {longest['fixes']:,} fixes"
+      + (f", {(t(longest['departure']) - t(longest['arrival'])).total_seconds() / 3600:.1f} h"
+         if longest in closed else ""))
+EOF
+say ""
+
+# --- time: one hyperfine run ------------------------------------------------------------------
+q() { printf '%q' "$1"; }
+echo "== hyperfine (warm-up 1, $RUNS runs each)" >&2
+hyperfine --warmup 1 --runs "$RUNS" --export-markdown "$out/visits.md" --export-json "$out/visits.json" \
+    -n "visits, month" "$(q "$visits") $(q "$month") > /dev/null" \
+    -n "visits, week" "$(q "$visits") $(q "$week") > /dev/null" \
+    -n "cat, month" "cat $(q "$month") > /dev/null" >&2
+
+python3 - "$out/visits.json" "$n_month" "$n_week" <<'EOF' | tee -a "$summary"
+import json, sys
+results = {r["command"]: r for r in json.load(open(sys.argv[1]))["results"]}
+fixes = {"visits, month": int(sys.argv[2]), "visits, week": int(sys.argv[3]), "cat, month": int(sys.argv[2])}
+print("median wall time (min-max), user + system CPU")
+for name, r in results.items():
+    print(f"  {name:<14} {r['median']:7.3f} s  ({min(r['times']):.3f}-{max(r['times']):.3f})"
+          f"  user {r['user']:.3f} s + sys {r['system']:.3f} s")
+for name in ("visits, month", "visits, week"):
+    r = results[name]
+    print(f"  {name}: {fixes[name] / r['median'] / 1e6:.2f} million fixes a second from the median, "
+          f"{fixes[name] / (r['user'] + r['system']) / 1e6:.2f} from CPU time")
+EOF
+say ""
+
+# --- peak memory ------------------------------------------------------------------------------
+if ((have_time)); then
+    peak() { # label, then the command: prints its peak RSS in MiB
+        local label=$1 kb
+        shift
+        kb=$( (/usr/bin/time -v "$@" >/dev/null) 2>&1 | sed -n 's/.*Maximum resident set size (kbytes): *//p' | tail -1)
+        say "$(printf '  %-44s %8s MiB' "$label" "$(python3 -c "print(f'{${kb:-0} / 1024:.1f}')")")"
+    }
+    say "peak memory (maximum resident set size, /usr/bin/time -v)"
+    peak "visits, week ($n_week fixes)" "$visits" "$week"
+    peak "visits, month ($n_month fixes)" "$visits" "$month"
+    peak "visits, one stay of 7 days ($n_stay fixes)" "$visits" "$stay"
+fi
+echo "== written: $out/visits.md, $out/visits.json, $summary" >&2
