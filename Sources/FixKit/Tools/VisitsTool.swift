@@ -5,7 +5,8 @@ public struct VisitsTool: Tool {
         summary: "Find stays at places in a log of fixes, as Core Location's CLVisit reports them.",
         details: """
             Each fix is measured against the stay's centre, the weighted median of its fixes
-            (weights 1/hacc^2); it belongs to the stay within --radius plus its own hacc. A stay
+            (each weighted by the time it stands for over its hacc^2); it belongs to the stay
+            within --radius plus its own hacc. A stay
             ends after 3 fixes in a row outside it spanning a minute, or a gap longer than
             --max-gap; it is a visit when it lasted --min-stay. A visit is written as soon as it
             is over: {"lat","lon","hacc","arrival","departure","fixes"} with "trace" copied;
@@ -44,6 +45,7 @@ public struct VisitsTool: Tool {
         var order: [String] = []  // traces in order of first appearance, for the end
         var untraced = StayDetector(settings: settings, trace: nil)
         var untimed = 0
+        var invalid = 0
         var first = true
         let geoJSON = self.geoJSON
         if geoJSON { output.buffer.append(contentsOf: #"{"type":"FeatureCollection","features":["#.utf8) }
@@ -73,7 +75,11 @@ public struct VisitsTool: Tool {
                     untimed += 1
                     return
                 }
-                let hacc = fix.hacc.flatMap { $0 >= 0 ? $0 : nil }
+                if let h = fix.hacc, h < 0 {
+                    invalid += 1  // SPEC: negative means invalid
+                    return
+                }
+                let hacc = fix.hacc
                 if let t = fix.trace {
                     if detectors[t] == nil {
                         detectors[t] = StayDetector(settings: settings, trace: t)
@@ -88,9 +94,12 @@ public struct VisitsTool: Tool {
         try untraced.finish(emit: emit)
         for t in order { try detectors[t]!.finish(emit: emit) }
         if geoJSON { output.buffer.append(contentsOf: "\n]}\n".utf8) }
+        if untimed > 0 || invalid > 0 { try output.flush() }
         if untimed > 0 {
-            try output.flush()
-            context.diagnostics.note("\(untimed) fixes without time skipped: a stay needs times")
+            context.diagnostics.note("\(untimed) \(untimed == 1 ? "fix" : "fixes") without time skipped: a stay needs times")
+        }
+        if invalid > 0 {
+            context.diagnostics.note("\(invalid) \(invalid == 1 ? "fix" : "fixes") with a negative (invalid) hacc skipped")
         }
     }
 

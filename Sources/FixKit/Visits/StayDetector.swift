@@ -34,7 +34,8 @@ public struct StaySettings: Sendable {
 /// and memory holds one stay's fixes, never the log's.
 ///
 /// Each fix is measured against the stay's running centre, the weighted median of its fixes
-/// (weights 1/hacc², so outliers and vague indoor fixes do not drag it); it belongs to the stay
+/// (weighted by the time each stands for over its hacc², so outliers, vague indoor fixes and
+/// a brisk walk in do not drag it; see `weights`); it belongs to the stay
 /// when it lies within `radius` plus its own hacc. The stay ends only after `exitFixes` fixes in
 /// a row outside it spanning `exitSpan` seconds, so a jump or a short excursion does not end
 /// it; those fixes then seed the next candidate stay (two places a few hundred metres apart,
@@ -93,16 +94,19 @@ public struct StayDetector {
         outside.append(p)
         if outside.count >= settings.exitFixes, outside.last!.time.seconds - outside.first!.time.seconds >= settings.exitSpan {
             let next = outside
+            // A first candidate of a fix or two (an outlier as the log's first fix) does not take
+            // the log's open start away from the stay that follows; a moving start does.
+            let carryStart = beganAtTraceStart && stay.count < settings.exitFixes
             try close(departed: true, emit: emit)
-            begin(next, atTraceStart: false)
+            begin(next, atTraceStart: carryStart)
         }
     }
 
     /// The end of the trace: the stay in progress is a visit whose departure is unknown, unless
     /// the last fixes already show the user leaving.
     public mutating func finish(emit: (Visit) throws -> Void) rethrows {
-        let leaving = !outside.isEmpty && (outside.count >= settings.exitFixes
-            || outside.last!.time.seconds - outside.first!.time.seconds >= settings.exitSpan)
+        let leaving = !outside.isEmpty && outside.count >= settings.exitFixes
+            && outside.last!.time.seconds - outside.first!.time.seconds >= settings.exitSpan
         try close(departed: leaving, emit: emit)
     }
 
@@ -125,8 +129,22 @@ public struct StayDetector {
         }
     }
 
+    /// Each fix's weight: the time it stands for (half the time to each neighbour, at most a
+    /// minute) over its hacc² (hacc at least 30 m). Time, so that a walk in at 1 Hz does not
+    /// outweigh an hour indoors at a fix a minute; the hacc floor, so that a few crisp fixes on
+    /// the way in do not either.
+    static func weights(_ points: [StayPoint]) -> [Double] {
+        points.indices.map { i in
+            let before = i > 0 ? points[i].time.seconds - points[i - 1].time.seconds : 0
+            let after = i + 1 < points.count ? points[i + 1].time.seconds - points[i].time.seconds : 0
+            let share = min(60, max(0, before) / 2 + max(0, after) / 2)
+            let h = max(30, points[i].hacc)
+            return max(share, 0.5) / (h * h)
+        }
+    }
+
     static func centre(of points: [StayPoint]) -> (lat: Double, lon: Double) {
-        let weights = points.map { 1 / max(1, $0.hacc * $0.hacc) }
+        let weights = weights(points)
         let lat = WeightedMedian.of(points.map(\.lat), weights: weights)!
         // Longitudes about the first point, so a stay on the antimeridian is not split.
         let lon0 = points[0].lon
@@ -150,7 +168,7 @@ public struct StayDetector {
             return
         }
         let c = Self.centre(of: stay)
-        let weights = stay.map { 1 / max(1, $0.hacc * $0.hacc) }
+        let weights = Self.weights(stay)
         let distances = stay.map { Geodesy.distance(lat1: c.lat, lon1: c.lon, lat2: $0.lat, lon2: $0.lon) }
         let spread = WeightedMedian.quantile(distances, weights: weights, 0.68) ?? 0
         try emit(
