@@ -54,10 +54,11 @@ struct FenceEngine {
         let near = candidates.count
         for k in state.states.keys where !candidates[..<near].contains(k) { candidates.append(k) }
         if candidates.count > 1 { candidates.sort() }
+        let here = Geodesy.Point(lat: fix.lat, lon: fix.lon)
         for k in candidates {
             if limit != nil, !state.watched.contains(k) { continue }
             let f = index.fences[k]
-            let d = Geodesy.distance(lat1: fix.lat, lon1: fix.lon, lat2: f.lat, lon2: f.lon)
+            let d = Geodesy.distance(here, index.centres[k])
             let p = InsideProbability.p(distance: d, radius: f.radius, sigma: fix.sigma)
             var s = state.states[k] ?? FenceState(inside: settings.assumeInside)
             if let change = settings.step(&s, p: p, distance: d, radius: f.radius, fix: fix, previous: state.previous) {
@@ -77,7 +78,7 @@ struct FenceEngine {
 
     /// Core Location's budget: the N−1 fences with the nearest edges, and a refresh circle on
     /// the user reaching just short of the N-th (never below 50 m); leaving it reselects, before
-    /// the fix is evaluated.
+    /// the fix is evaluated. Fences the user is held inside keep their place.
     private func reselectIfNeeded(_ fix: FixPoint, limit: Int, state: inout TraceFences, events: inout [FenceEvent]) {
         if state.selected {
             guard let r = state.refresh else { return }  // every fence is watched
@@ -85,8 +86,14 @@ struct FenceEngine {
             if d <= r.radius { return }
         }
         state.selected = true
-        let nearest = index.nearestEdges(lat: fix.lat, lon: fix.lon, count: limit)
-        let watched = nearest.prefix(limit - 1).map(\.index)
+        // Fences the rule holds the user inside stay watched, nearest or not, so that their exit
+        // is still seen (an app keeps the regions it believes it is in); the nearest fill the rest.
+        let held = state.states.filter { $0.value.inside && !settings.assumeInside }.map(\.key).sorted()
+        var watched = Array(held.prefix(limit - 1))
+        let nearest = index.nearestEdges(lat: fix.lat, lon: fix.lon, count: limit + watched.count)
+        for n in nearest where watched.count < limit - 1 && !watched.contains(n.index) { watched.append(n.index) }
+        // The refresh circle reaches the edge of the nearest fence left unwatched.
+        let nextUnwatched = nearest.first { !watched.contains($0.index) }
         let newSet = Set(watched)
         // Fences no longer watched lose their state; newly watched ones start as assumed.
         for k in state.states.keys where !newSet.contains(k) { state.states[k] = nil }
@@ -94,8 +101,8 @@ struct FenceEngine {
             for k in watched where !state.watched.contains(k) { state.states[k] = FenceState(inside: true) }
         }
         state.watched = newSet
-        if nearest.count >= limit {
-            let radius = max(FenceEngine.minimumRefreshRadius, nearest[limit - 1].edge)
+        if let next = nextUnwatched {
+            let radius = max(FenceEngine.minimumRefreshRadius, next.edge)
             state.refresh = (fix.lat, fix.lon, radius)
         } else {
             state.refresh = nil
@@ -107,16 +114,16 @@ struct FenceEngine {
     /// once until the fix is outside that fence again.
     private func findMissed(_ fix: FixPoint, state: inout TraceFences, events: inout [FenceEvent]) {
         var inside: [Int] = []
+        let here = Geodesy.Point(lat: fix.lat, lon: fix.lon)
         index.forEachCandidate(lat: fix.lat, lon: fix.lon, margin: 0) { k in
-            let f = index.fences[k]
-            if Geodesy.distance(lat1: fix.lat, lon1: fix.lon, lat2: f.lat, lon2: f.lon) <= f.radius { inside.append(k) }
+            if Geodesy.distance(here, index.centres[k]) <= index.fences[k].radius { inside.append(k) }
         }
         let now = Set(inside)
         state.missedInside = state.missedInside.filter { now.contains($0) }
         for k in inside.sorted() where !state.watched.contains(k) && !state.missedInside.contains(k) {
             state.missedInside.insert(k)
             let f = index.fences[k]
-            let d = Geodesy.distance(lat1: fix.lat, lon1: fix.lon, lat2: f.lat, lon2: f.lon)
+            let d = Geodesy.distance(here, index.centres[k])
             events.append(.missed(k, distance: d, p: InsideProbability.p(distance: d, radius: f.radius, sigma: fix.sigma)))
         }
     }

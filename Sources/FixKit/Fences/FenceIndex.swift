@@ -16,6 +16,8 @@
 /// query spans all longitudes.
 public final class FenceIndex {
     public let fences: [Fence]
+    /// The fences' centres, prepared for distances.
+    public let centres: [Geodesy.Point]
     let cellDegrees: Double
     let cellMeters: Double
     /// The occupied cells' keys, ascending, and where each one's fences start in `members`
@@ -36,6 +38,7 @@ public final class FenceIndex {
     public init(_ fences: [Fence]) {
         precondition(fences.count <= FenceIndex.capacity, "FenceIndex holds at most 2^24 fences")
         self.fences = fences
+        centres = fences.map { Geodesy.Point(lat: $0.lat, lon: $0.lon) }
         let radii = fences.map(\.radius).sorted()
         let median = radii.isEmpty ? 100 : radii[radii.count / 2]
         cellMeters = min(50_000, max(200, 2 * median))
@@ -174,7 +177,6 @@ public final class FenceIndex {
 
     @inline(__always)
     public func edgeDistance(_ k: Int, _ lat: Double, _ lon: Double) -> Double {
-        let f = fences[k]
-        return Geodesy.distance(lat1: lat, lon1: lon, lat2: f.lat, lon2: f.lon) - f.radius
+        Geodesy.distance(centres[k], Geodesy.Point(lat: lat, lon: lon)) - fences[k].radius
     }
 }

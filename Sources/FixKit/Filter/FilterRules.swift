@@ -43,7 +43,7 @@ public enum Verdict: Equatable, Sendable {
 /// The state fixfilter keeps per trace: its clock and the last fix it passed.
 public struct TraceFilterState: Sendable {
     public var clock: Timestamp?
-    public var lastPassed: (lat: Double, lon: Double)?
+    public var lastPassed: Geodesy.Point?
 
     public init() {}
 }
@@ -54,7 +54,7 @@ extension FilterRules {
     public func judge(_ fix: Fix, state: inout TraceFilterState) -> Verdict {
         if let t = fix.time, now == nil, state.clock.map({ t > $0 }) ?? true { state.clock = t }
         let verdict = evaluate(fix, state: state)
-        if case .pass = verdict { state.lastPassed = (fix.lat, fix.lon) }
+        if case .pass = verdict { state.lastPassed = Geodesy.Point(lat: fix.lat, lon: fix.lon) }
         return verdict
     }
 
@@ -84,7 +84,7 @@ extension FilterRules {
             strip = true
         }
         if let minMove, let last = state.lastPassed {
-            let d = Geodesy.distance(lat1: last.lat, lon1: last.lon, lat2: fix.lat, lon2: fix.lon)
+            let d = Geodesy.distance(last, Geodesy.Point(lat: fix.lat, lon: fix.lon))
             if d < minMove { return .reject(.move) }
         }
         return .pass(stripCourse: strip)

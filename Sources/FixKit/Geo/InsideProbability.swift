@@ -41,7 +41,8 @@ public enum InsideProbability {
         if margin >= 8.66 { return 1 }
         if margin <= -38.5 { return 0 }
         if b == 0 { return 0 }
-        if a == 0 { return -expm1(-b * b / 2) }  // Rayleigh: 1 − e^{−b²/2}
+        // Rayleigh: 1 − e^{−b²/2}; for a below 1e-5 the difference is under 1e-10.
+        if a < 1e-5 { return -expm1(-b * b / 2) }
         let xi = a * b
         if xi <= 30 { return series(x: a * a / 2, y: b * b / 2) }
         return asymptotic(a: a, b: b, margin: margin, xi: xi)
@@ -59,8 +60,12 @@ public enum InsideProbability {
             bound *= xy / Double(top * top)
         }
         top += 2
-        // P(top + 1, y) by its series: e^{−y} y^{top+1}/(top+1)! Σ_j y^j / ((top+2)…(top+1+j)).
-        let logLead = -y + Double(top + 1) * log(y) - lgamma(Double(top + 2))
+        // One lgamma, two logs and two exps for the whole series:
+        // h_top = e^{−y} y^top / top!, w_top = e^{−x} x^top / top!.
+        let logFactorial: Double = lgamma(Double(top + 1))
+        var h = exp(-y + Double(top) * log(y) - logFactorial)
+        var w = exp(-x + Double(top) * log(x) - logFactorial)
+        // P(top + 1, y) by its series: h_top · y/(top+1) · Σ_j y^j / ((top+2)…(top+1+j)).
         var term = 1.0
         var tail = 1.0
         var j = 1
@@ -69,20 +74,15 @@ public enum InsideProbability {
             tail += term
             j += 1
         }
-        var gamma = exp(logLead) * tail  // P(k + 1, y) for k = top
-        // h_k = e^{−y} y^k / k!, so that P(k, y) = P(k + 1, y) + h_k.
-        var h = exp(-y + Double(top) * log(y) - lgamma(Double(top + 1)))
-        var gammas = [Double](repeating: 0, count: top + 1)
+        var gamma = h * y / Double(top + 1) * tail  // P(k + 1, y) for k = top
+        // P(k, y) = P(k + 1, y) + h_k and w_{k−1} = w_k · k / x: both run downwards from `top`,
+        // so nothing is stored.
+        var sum = 0.0
         for k in stride(from: top, through: 0, by: -1) {
-            gammas[k] = gamma
+            sum += w * gamma
             gamma += h
             h *= Double(k) / y
-        }
-        var w = exp(-x)
-        var sum = 0.0
-        for k in 0...top {
-            sum += w * gammas[k]
-            w *= x / Double(k + 1)
+            w *= Double(k) / x
         }
         return min(1, max(0, sum))
     }

@@ -166,7 +166,11 @@ public struct FixDecoder {
     }
 
     private mutating func internedTrace(_ raw: UnsafeBufferPointer<UInt8>) -> String {
-        if raw.elementsEqual(lastTraceBytes) { return lastTrace }
+        if raw.count == lastTraceBytes.count,
+            lastTraceBytes.withUnsafeBufferPointer({ raw.count == 0 || memcmpBytes(raw.baseAddress!, $0.baseAddress!, raw.count) })
+        {
+            return lastTrace
+        }
         lastTraceBytes = Array(raw)
         lastTrace = String(decoding: raw, as: UTF8.self)
         return lastTrace

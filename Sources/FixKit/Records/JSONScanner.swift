@@ -52,6 +52,18 @@ struct JSONScanner {
         position += 1
         let start = position
         var escaped = false
+        // Plain bytes (not a quote, a backslash or a control character) are most of a string:
+        // skip them in a tight loop.
+        if let base = bytes.baseAddress {
+            let n = bytes.count
+            var i = position
+            while i < n {
+                let c = base[i]
+                if c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") || c < 0x20 { break }
+                i += 1
+            }
+            position = i
+        }
         while position < bytes.count {
             let c = bytes[position]
             if c == UInt8(ascii: "\"") {

@@ -90,6 +90,8 @@ public struct FixFilter: Tool {
         var decoder = FixDecoder()
         var states: [String: TraceFilterState] = [:]
         var untraced = TraceFilterState()
+        var currentTrace: String?
+        var current = TraceFilterState()
         var counts = [RejectReason: Int]()
         var read = 0
         var stripped = 0
@@ -126,7 +128,15 @@ public struct FixFilter: Tool {
                 read += 1
                 let verdict: Verdict
                 if let trace = fix.trace {
-                    verdict = rules.judge(fix, state: &states[trace, default: TraceFilterState()])
+                    // Streams carry one trace for long runs: keep its state at hand and touch the
+                    // dictionary only when the trace changes (the decoder hands back the same
+                    // string, so the comparison is cheap).
+                    if trace != currentTrace {
+                        if let t = currentTrace { states[t] = current }
+                        current = states[trace] ?? TraceFilterState()
+                        currentTrace = trace
+                    }
+                    verdict = rules.judge(fix, state: &current)
                 } else {
                     verdict = rules.judge(fix, state: &untraced)
                 }
