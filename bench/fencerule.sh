@@ -23,6 +23,8 @@
 # from 75 km west of the centre, through the centre fence, cut at N fixes (1,000,000 fixes are
 # 150 km, and cross about 36 of the million fences).
 #
+# The load alone is `fencerule --fences F /dev/null`: no fixes, the same as `< /dev/null`.
+#
 # Output (bench/out/, git-ignored): fences-{1,1000,1000000}.json, fences-fixes[-N].ndjson,
 # hyperfine's fencerule.{md,json} and fencerule-load.{md,json}, and fencerule-summary.txt
 # with everything printed after the build.
@@ -116,10 +118,11 @@ say ""
 # --- time: one hyperfine run over the three fence counts, then the loads alone ----------------
 q() { printf '%q' "$1"; }
 args=(--warmup 1 --runs "$RUNS" --export-markdown "$out/fencerule.md" --export-json "$out/fencerule.json")
-load_args=(--warmup 1 --runs "$RUNS" --export-markdown "$out/fencerule-load.md" --export-json "$out/fencerule-load.json")
+load_args=(-N --warmup 1 --runs "$RUNS" --export-markdown "$out/fencerule-load.md" --export-json "$out/fencerule-load.json")
 for n in "${COUNTS[@]}"; do
     args+=(-n "$n fences" "$(q "$fencerule") --fences $(q "$(fences_for "$n")") $(q "$fixes") > /dev/null")
-    load_args+=(-n "$n fences" "$(q "$fencerule") --fences $(q "$(fences_for "$n")") < /dev/null")
+    # no shell (-N): the small files load in a few milliseconds, too near a shell's start-up
+    load_args+=(-n "$n fences" "$(q "$fencerule") --fences $(q "$(fences_for "$n")") /dev/null")
 done
 echo "== hyperfine: $N fixes (warm-up 1, $RUNS runs each)" >&2
 hyperfine "${args[@]}" >&2

@@ -9,7 +9,8 @@
 #   VISITS=/path/to/visits FIXSIM=/path/to/fixsim bench/visits.sh
 #
 # Environment:
-#   DAYS       days in the big log (default 30, at least 8); the first 7 make the week log
+#   DAYS       days in the big log (default 30, at least 8); days 2 to 8 (Tuesday to Monday)
+#              make the week log, which holds the month's longest stay whole
 #   RUNS       timed runs of each command, after one warm-up run (default 3)
 #   VISITS, FIXSIM  binaries to use; no build is done when both are given
 #   BUILD_DIR  SwiftPM scratch path for the release build (default <repo>/.build)
@@ -17,8 +18,9 @@
 # The log is made with fixsim, one day at a time (seed = day number), the days concatenated
 # as one trace "sim" around a point in London. Weekdays: home until 08:00, a cafe, work, lunch,
 # work, a shop, home from about 18:20; Saturdays a park and a market; Sundays at home all day,
-# so the longest stay runs from Saturday evening to Monday 08:00 (about 37 hours, 135,000
-# fixes). Every day ends a few minutes before midnight: the gap to the next day's first fix is
+# so the longest stay runs from Saturday afternoon to Monday 08:00 (42 hours, 150,000 fixes).
+# Peak memory follows the longest stay, so the week log is Tuesday to Monday, to hold one
+# whole: the month's peak should then be the week's. Every day ends a few minutes before midnight: the gap to the next day's first fix is
 # bridged, as a phone that slept a while.
 #
 # Output (bench/out/, git-ignored): visits-day-*.ndjson, visits-week.ndjson,
@@ -98,7 +100,7 @@ stay=$out/visits-stay.ndjson
 if [[ ! -s $month || ! -s $week ]]; then
     echo "== generating $DAYS days with fixsim" >&2
     for ((k = 0; k < DAYS; k++)); do make_day "$k"; done
-    for ((k = 0; k < 7; k++)); do cat "$(day_file "$k")"; done >"$week.tmp" && mv "$week.tmp" "$week"
+    for ((k = 1; k <= 7; k++)); do cat "$(day_file "$k")"; done >"$week.tmp" && mv "$week.tmp" "$week"
     for ((k = 0; k < DAYS; k++)); do cat "$(day_file "$k")"; done >"$month.tmp" && mv "$month.tmp" "$month"
 fi
 # One stay of a week at home: what the memory bound is made of.
@@ -121,7 +123,7 @@ n_stay=$(lines "$stay")
 say "== visits benchmark, $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 say "machine:   $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //' || uname -m), $(uname -sr)"
 say "month:     $month: $DAYS days, $n_month fixes, $(mib "$month") MiB"
-say "week:      $week: 7 days, $n_week fixes, $(mib "$week") MiB"
+say "week:      $week: 7 days (Tuesday to Monday), $n_week fixes, $(mib "$week") MiB"
 say "stay:      $stay: one stay of 7 days, $n_stay fixes, $(mib "$stay") MiB"
 say "visits:    $visits ($("$visits" --version 2>&1 | head -1))"
 "$visits" "$month" >"$out/visits-month.out"
