@@ -1,4 +1,6 @@
-import CFixXML2
+// Not re-exported: clients (and the tests, which import Foundation) must not see libxml2's headers,
+// whose copy of ICU's UErrorCode clashes with Foundation's.
+internal import CFixXML2
 
 /// Reads GPX with libxml2's SAX2 push parser: the one file that talks to libxml2.
 ///
