@@ -26,6 +26,30 @@ public struct ToolContext {
         self.diagnostics = diagnostics
     }
 
+    /// Reads every input as fix records and calls `body` with each fix, the bytes of its line,
+    /// and where it came from (input and line number): blank lines are skipped, a line that is not a usable fix is reported as
+    /// `TOOL: FILE:LINE: ...; line skipped`, an input that cannot be opened is reported, and
+    /// the rest is still read.
+    public func forEachFix(
+        _ inputs: [InputName], _ body: (Fix, UnsafeBufferPointer<UInt8>, InputName, Int) throws -> Void
+    ) throws {
+        var decoder = FixDecoder()
+        for name in inputs {
+            guard let input = try open(name) else { continue }
+            try input.forEachLine { line, number in
+                if line.allSatisfy(isXMLSpace) { return }
+                let fix: Fix
+                do throws(FixDecodingError) {
+                    fix = try decoder.decode(line)
+                } catch {
+                    try diagnostics.problem(name, line: number, error.message + "; line skipped")
+                    return
+                }
+                try body(fix, line, name, number)
+            }
+        }
+    }
+
     /// Opens an input, reporting one that cannot be opened (exit 1) and returning nil.
     public func open(_ name: InputName) throws -> InputReader? {
         let output = self.output

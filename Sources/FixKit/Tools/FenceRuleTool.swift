@@ -21,16 +21,29 @@ public struct FenceRuleTool: Tool {
               gpx2fix day.gpx | fencerule --fences shops.geojson --limit 20
             """,
         options: [
-            OptionSpec("fences", value: "FILE", help: "The fences: a JSON array of {id, lat, lon, radius} or a GeoJSON FeatureCollection of Points with a radius property (required)."),
+            OptionSpec(
+                "fences", value: "FILE",
+                help:
+                    "The fences: a JSON array of {id, lat, lon, radius} or a GeoJSON FeatureCollection of Points with a radius property (required)."
+            ),
             OptionSpec("rule", value: "RULE", help: "confident (default), adaptive or naive."),
             OptionSpec("enter", value: "P", help: "Enter when P(inside) is above P (default 0.9)."),
             OptionSpec("exit", value: "P", help: "Exit when P(inside) is below P (default 0.1)."),
             OptionSpec("dwell", value: "N", help: "Consecutive contradicting fixes before a change (default 3)."),
-            OptionSpec("dwell-distance", value: "M", help: "adaptive: movement in metres that also ends the dwell (default 20)."),
+            OptionSpec(
+                "dwell-distance", value: "M",
+                help: "adaptive: movement in metres that also ends the dwell (default 20)."),
             OptionSpec("assume", value: "STATE", help: "How a fence starts: outside (default) or inside."),
-            OptionSpec("default-hacc", value: "M", help: "The hacc of fixes that have none (default 10), said once on standard error."),
-            OptionSpec("limit", value: "N", help: "Replay Core Location's budget of N monitored regions: the N-1 nearest fences and a refresh circle."),
-            OptionSpec("trace", help: "Write every fix with a \"fences\" object (p, distance, inside) instead of events."),
+            OptionSpec(
+                "default-hacc", value: "M",
+                help: "The hacc of fixes that have none (default 10), said once on standard error."),
+            OptionSpec(
+                "limit", value: "N",
+                help:
+                    "Replay Core Location's budget of N monitored regions: the N-1 nearest fences and a refresh circle."
+            ),
+            OptionSpec(
+                "trace", help: "Write every fix with a \"fences\" object (p, distance, inside) instead of events."),
         ])
 
     let engine: FenceEngine
@@ -51,10 +64,14 @@ public struct FenceRuleTool: Tool {
         settings.enter = try options.double("enter", default: 0.9, range: 0...1)!
         settings.exit = try options.double("exit", default: 0.1, range: 0...1)!
         guard settings.exit < settings.enter else {
-            throw UsageError("--exit \(DecimalNumber.text(settings.exit)) must be below --enter \(DecimalNumber.text(settings.enter))")
+            throw UsageError(
+                "--exit \(DecimalNumber.text(settings.exit)) must be below --enter \(DecimalNumber.text(settings.enter))"
+            )
         }
         let dwell = try options.double("dwell", default: 3, range: 1...1e9)!
-        guard dwell == dwell.rounded() else { throw UsageError("--dwell '\(options.string("dwell")!)' is not a whole number of fixes") }
+        guard dwell == dwell.rounded() else {
+            throw UsageError("--dwell '\(options.string("dwell")!)' is not a whole number of fixes")
+        }
         settings.dwell = Int(dwell)
         settings.dwellDistance = try options.double("dwell-distance", default: 20, range: 0...1e9)!
         if let assume = options.string("assume") {
@@ -66,80 +83,74 @@ public struct FenceRuleTool: Tool {
         defaultHacc = try options.double("default-hacc", default: 10, range: 0...1e9)!
         var limit: Int?
         if let n = try options.double("limit", default: nil, range: 2...1e9) {
-            guard n == n.rounded() else { throw UsageError("--limit '\(options.string("limit")!)' is not a whole number") }
+            guard n == n.rounded() else {
+                throw UsageError("--limit '\(options.string("limit")!)' is not a whole number")
+            }
             limit = Int(n)
         }
         traceOutput = options.has("trace")
         let fences = try FenceFile.load(path: path)
         guard fences.count <= FenceIndex.capacity else {
-            throw OptionFileError("--fences \(path): \(fences.count) fences; at most \(FenceIndex.capacity) can be watched")
+            throw OptionFileError(
+                "--fences \(path): \(fences.count) fences; at most \(FenceIndex.capacity) can be watched")
         }
         engine = FenceEngine(index: FenceIndex(fences), settings: settings, limit: limit)
     }
 
     public mutating func run(inputs: [InputName], context: ToolContext) throws {
         let output = context.output
-        var decoder = FixDecoder()
         var traces: [String: TraceFences] = [:]
         var untraced = TraceFences()
         var saidDefault = false
         var skippedNegative = 0
         let engine = self.engine
         let fences = engine.index.fences
-        for name in inputs {
-            guard let input = try context.open(name) else { continue }
-            try input.forEachLine { line, number in
-                if line.allSatisfy(isXMLSpace) { return }
-                let fix: Fix
-                do throws(FixDecodingError) {
-                    fix = try decoder.decode(line)
-                } catch {
-                    try context.diagnostics.problem(name, line: number, error.message + "; line skipped")
+        try context.forEachFix(inputs) { fix, line, _, _ in
+            var sigma = defaultHacc
+            if let h = fix.hacc {
+                guard h >= 0 else {
+                    skippedNegative += 1
                     return
                 }
-                var sigma = defaultHacc
-                if let h = fix.hacc {
-                    guard h >= 0 else {
-                        skippedNegative += 1
-                        return
-                    }
-                    sigma = h
-                } else if !saidDefault {
-                    saidDefault = true
-                    context.diagnostics.note("fixes without hacc are taken as --default-hacc \(DecimalNumber.text(defaultHacc)) m")
-                }
-                let point = FixPoint(lat: fix.lat, lon: fix.lon, time: fix.time, speed: fix.speed, sigma: sigma)
-                var reported: [(Int, Double, Double, Bool)] = []
-                let events: [FenceEvent]
-                let collect: ((Int, Double, Double, Bool) -> Void)? = traceOutput ? { reported.append(($0, $1, $2, $3)) } : nil
-                if let t = fix.trace {
-                    events = engine.process(point, trace: &traces[t, default: TraceFences()], fences: collect)
-                } else {
-                    events = engine.process(point, trace: &untraced, fences: collect)
-                }
-                if traceOutput {
-                    var member = Array("\"fences\":{".utf8)
-                    for (k, (index, p, d, inside)) in reported.enumerated() {
-                        if k > 0 { member.append(UInt8(ascii: ",")) }
-                        writeString(fences[index].id, into: &member)
-                        member.append(contentsOf: ":{\"p\":".utf8)
-                        DecimalNumber.writeCompact(p, into: &member)
-                        member.append(contentsOf: ",\"distance\":".utf8)
-                        DecimalNumber.write(d, into: &member)
-                        member.append(contentsOf: (inside ? ",\"inside\":true}" : ",\"inside\":false}").utf8)
-                    }
-                    member.append(UInt8(ascii: "}"))
-                    RawRecord.appendingMember(member, to: line, into: &output.buffer)
-                    output.buffer.append(0x0A)
-                } else {
-                    for e in events { FenceRuleTool.write(e, fix: fix, fences: fences, into: &output.buffer) }
-                }
-                try output.didAppend()
+                sigma = h
+            } else if !saidDefault {
+                saidDefault = true
+                context.diagnostics.note(
+                    "fixes without hacc are taken as --default-hacc \(DecimalNumber.text(defaultHacc)) m")
             }
+            let point = FixPoint(lat: fix.lat, lon: fix.lon, time: fix.time, speed: fix.speed, sigma: sigma)
+            var reported: [(Int, Double, Double, Bool)] = []
+            let events: [FenceEvent]
+            let collect: ((Int, Double, Double, Bool) -> Void)? =
+                traceOutput ? { reported.append(($0, $1, $2, $3)) } : nil
+            if let t = fix.trace {
+                events = engine.process(point, trace: &traces[t, default: TraceFences()], fences: collect)
+            } else {
+                events = engine.process(point, trace: &untraced, fences: collect)
+            }
+            if traceOutput {
+                var member = Array("\"fences\":{".utf8)
+                for (k, (index, p, d, inside)) in reported.enumerated() {
+                    if k > 0 { member.append(UInt8(ascii: ",")) }
+                    writeString(fences[index].id, into: &member)
+                    member.append(contentsOf: ":{\"p\":".utf8)
+                    DecimalNumber.writeCompact(p, into: &member)
+                    member.append(contentsOf: ",\"distance\":".utf8)
+                    DecimalNumber.write(d, into: &member)
+                    member.append(contentsOf: (inside ? ",\"inside\":true}" : ",\"inside\":false}").utf8)
+                }
+                member.append(UInt8(ascii: "}"))
+                RawRecord.appendingMember(member, to: line, into: &output.buffer)
+                output.buffer.append(0x0A)
+            } else {
+                for e in events { FenceRuleTool.write(e, fix: fix, fences: fences, into: &output.buffer) }
+            }
+            try output.didAppend()
         }
         if skippedNegative > 0 {
             try output.flush()
-            context.diagnostics.note("\(skippedNegative) \(skippedNegative == 1 ? "fix" : "fixes") with a negative (invalid) hacc skipped")
+            context.diagnostics.note(
+                "\(skippedNegative) \(skippedNegative == 1 ? "fix" : "fixes") with a negative (invalid) hacc skipped")
         }
     }
 

@@ -15,13 +15,19 @@ public struct Fix2Gpx: Tool {
               fix2gpx --xcode --pace 1.4 < walk.ndjson > Walk.gpx
             """,
         options: [
-            OptionSpec("xcode", help: "Write an Xcode location-simulation file: <gpx creator=\"Xcode\"> with one <wpt> and <time> per fix."),
+            OptionSpec(
+                "xcode",
+                help:
+                    "Write an Xcode location-simulation file: <gpx creator=\"Xcode\"> with one <wpt> and <time> per fix."
+            ),
             OptionSpec(
                 "pace", value: "V",
                 help: "Give fixes without time a time at V metres per second from the last known time (or --start)."),
             OptionSpec(
                 "start", value: "TIME",
-                help: "With --pace, the time of the first fix when no earlier fix has one (default 2000-01-01T00:00:00Z)."),
+                help:
+                    "With --pace, the time of the first fix when no earlier fix has one (default 2000-01-01T00:00:00Z)."
+            ),
         ])
 
     let writer: GPXWriter
@@ -40,32 +46,22 @@ public struct Fix2Gpx: Tool {
     public mutating func run(inputs: [InputName], context: ToolContext) throws {
         let output = context.output
         var writer = self.writer
-        var decoder = FixDecoder()
         var timing = PaceClock(pace: pace, start: start)
         writer.begin(into: &output.buffer)
         // Whatever stops the run (--strict), the document written so far is closed.
         defer { writer.end(into: &output.buffer) }
-        for name in inputs {
-            guard let input = try context.open(name) else { continue }
-            try input.forEachLine { line, number in
-                if line.allSatisfy(isXMLSpace) { return }
-                var fix: Fix
-                do throws(FixDecodingError) {
-                    fix = try decoder.decode(line)
-                } catch {
-                    try context.diagnostics.problem(name, line: number, error.message + "; line skipped")
-                    return
-                }
-                timing.fill(&fix)
-                if writer.mode == .xcode, fix.time == nil {
-                    try context.diagnostics.problem(
-                        name, line: number,
-                        "this fix has no time, which an Xcode simulation file needs for every point: give --pace V (metres per second) to make times; fix skipped")
-                    return
-                }
-                writer.write(fix, into: &output.buffer)
-                try output.didAppend()
+        try context.forEachFix(inputs) { fix, _, name, number in
+            var fix = fix
+            timing.fill(&fix)
+            if writer.mode == .xcode, fix.time == nil {
+                try context.diagnostics.problem(
+                    name, line: number,
+                    "this fix has no time, which an Xcode simulation file needs for every point: give --pace V (metres per second) to make times; fix skipped"
+                )
+                return
             }
+            writer.write(fix, into: &output.buffer)
+            try output.didAppend()
         }
     }
 }

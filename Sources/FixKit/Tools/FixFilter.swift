@@ -8,7 +8,8 @@
 public struct FixFilter: Tool {
     public static let description = ToolDescription(
         name: "fixfilter",
-        summary: "Drop fixes that should never reach a user (bad accuracy, stale, impossible speed, course without accuracy, too little movement).",
+        summary:
+            "Drop fixes that should never reach a user (bad accuracy, stale, impossible speed, course without accuracy, too little movement).",
         details: """
             Rules, in the order that names a rejection's reason: hacc, age, speed, course,
             move. Give any rule the value off to turn it off. State (the clock, the last fix
@@ -27,19 +28,24 @@ public struct FixFilter: Tool {
             OptionSpec("require-hacc", help: "Reject fixes without hacc (reason hacc); by default they pass."),
             OptionSpec(
                 "max-age", value: "S",
-                help: "Reject a fix S or more seconds older than the clock: the newest time seen on its trace, or --now (default 15, or off)."),
+                help:
+                    "Reject a fix S or more seconds older than the clock: the newest time seen on its trace, or --now (default 15, or off)."
+            ),
             OptionSpec(
                 "now", value: "TIME",
                 help: "Fix the clock at TIME (RFC 3339); fixes S or more seconds in the future are rejected too."),
             OptionSpec("max-speed", value: "V", help: "Reject a reported speed above V m/s (default 80, or off)."),
             OptionSpec(
                 "course", value: "MODE",
-                help: "A course without a valid cacc (present, >= 0): strip it (default), reject the fix, or keep it (also: off)."),
+                help:
+                    "A course without a valid cacc (present, >= 0): strip it (default), reject the fix, or keep it (also: off)."
+            ),
             OptionSpec(
                 "min-move", value: "M",
                 help: "Reject a fix less than M metres from the last fix passed on its trace (default 10, or off)."),
             OptionSpec("preset", value: "NAME", help: "Start from a preset's values (see below); several: a,b."),
-            OptionSpec("rejects", value: "FILE", help: "Write every rejected fix there, unchanged, with \"reason\" added."),
+            OptionSpec(
+                "rejects", value: "FILE", help: "Write every rejected fix there, unchanged, with \"reason\" added."),
             OptionSpec("stats", help: "Write counts per reason on standard error at the end."),
         ])
 
@@ -53,14 +59,17 @@ public struct FixFilter: Tool {
         if let names = options.string("preset") {
             for name in names.split(separator: ",").map(String.init) {
                 guard let preset = FilterPreset.named(name) else {
-                    throw UsageError("--preset '\(name)' is not a preset: expected one of \(FilterPreset.all.map(\.name).joined(separator: ", "))")
+                    throw UsageError(
+                        "--preset '\(name)' is not a preset: expected one of \(FilterPreset.all.map(\.name).joined(separator: ", "))"
+                    )
                 }
                 preset.apply(to: &rules)
             }
         }
         let positive = 0...Double.greatestFiniteMagnitude
         rules.maxHacc = try options.double("max-hacc", default: rules.maxHacc, range: positive, allowOff: true)
-        rules.maxAge = try options.double("max-age", default: rules.maxAge, range: 1e-3...Double.greatestFiniteMagnitude, allowOff: true)
+        rules.maxAge = try options.double(
+            "max-age", default: rules.maxAge, range: 1e-3...Double.greatestFiniteMagnitude, allowOff: true)
         rules.maxSpeed = try options.double("max-speed", default: rules.maxSpeed, range: positive, allowOff: true)
         rules.minMove = try options.double("min-move", default: rules.minMove, range: positive, allowOff: true)
         rules.requireHacc = options.has("require-hacc")
@@ -87,7 +96,6 @@ public struct FixFilter: Tool {
 
     public mutating func run(inputs: [InputName], context: ToolContext) throws {
         let output = context.output
-        var decoder = FixDecoder()
         var states: [String: TraceFilterState] = [:]
         var untraced = TraceFilterState()
         var currentTrace: String?
@@ -114,58 +122,49 @@ public struct FixFilter: Tool {
             }
             return ToolFailure("writing --rejects \(rejectsPath ?? "") failed: \(reason)")
         }
-        for name in inputs {
-            guard let input = try context.open(name) else { continue }
-            try input.forEachLine { line, number in
-                if line.allSatisfy(isXMLSpace) { return }
-                let fix: Fix
-                do throws(FixDecodingError) {
-                    fix = try decoder.decode(line)
-                } catch {
-                    try context.diagnostics.problem(name, line: number, error.message + "; line skipped")
-                    return
+        try context.forEachFix(inputs) { fix, line, _, _ in
+            read += 1
+            let verdict: Verdict
+            if let trace = fix.trace {
+                // Streams carry one trace for long runs: keep its state at hand and touch the
+                // dictionary only when the trace changes (the decoder hands back the same
+                // string, so the comparison is cheap).
+                if trace != currentTrace {
+                    if let t = currentTrace { states[t] = current }
+                    current = states[trace] ?? TraceFilterState()
+                    currentTrace = trace
                 }
-                read += 1
-                let verdict: Verdict
-                if let trace = fix.trace {
-                    // Streams carry one trace for long runs: keep its state at hand and touch the
-                    // dictionary only when the trace changes (the decoder hands back the same
-                    // string, so the comparison is cheap).
-                    if trace != currentTrace {
-                        if let t = currentTrace { states[t] = current }
-                        current = states[trace] ?? TraceFilterState()
-                        currentTrace = trace
-                    }
-                    verdict = rules.judge(fix, state: &current)
+                verdict = rules.judge(fix, state: &current)
+            } else {
+                verdict = rules.judge(fix, state: &untraced)
+            }
+            switch verdict {
+            case .pass(let strip):
+                if strip, let edited = RawRecord.removingMember("course", from: line) {
+                    stripped += 1
+                    output.buffer.append(contentsOf: edited)
                 } else {
-                    verdict = rules.judge(fix, state: &untraced)
+                    output.buffer.append(contentsOf: line)
                 }
-                switch verdict {
-                case .pass(let strip):
-                    if strip, let edited = RawRecord.removingMember("course", from: line) {
-                        stripped += 1
-                        output.buffer.append(contentsOf: edited)
-                    } else {
-                        output.buffer.append(contentsOf: line)
-                    }
-                    output.buffer.append(0x0A)
-                    try output.didAppend()
-                case .reject(let reason):
-                    counts[reason, default: 0] += 1
-                    if let rejects {
-                        RawRecord.appendingMember(reason.member, to: line, into: &rejects.buffer)
-                        rejects.buffer.append(0x0A)
-                        do throws(OutputError) { try rejects.didAppend() } catch { throw rejectsFailed(error) }
-                    }
+                output.buffer.append(0x0A)
+                try output.didAppend()
+            case .reject(let reason):
+                counts[reason, default: 0] += 1
+                if let rejects {
+                    RawRecord.appendingMember(reason.member, to: line, into: &rejects.buffer)
+                    rejects.buffer.append(0x0A)
+                    do throws(OutputError) { try rejects.didAppend() } catch { throw rejectsFailed(error) }
                 }
             }
         }
         do throws(OutputError) { try rejects?.flush() } catch { throw rejectsFailed(error) }
         if stats {
             let rejected = counts.values.reduce(0, +)
-            let perReason = RejectReason.allCases.map { "\($0.rawValue) \(counts[$0, default: 0])" }.joined(separator: ", ")
+            let perReason = RejectReason.allCases.map { "\($0.rawValue) \(counts[$0, default: 0])" }.joined(
+                separator: ", ")
             context.diagnostics.note(
-                "\(read) fixes read, \(read - rejected) passed, \(rejected) rejected (\(perReason)); course stripped from \(stripped)")
+                "\(read) fixes read, \(read - rejected) passed, \(rejected) rejected (\(perReason)); course stripped from \(stripped)"
+            )
         }
     }
 }

@@ -17,18 +17,23 @@ public struct FixSim: Tool {
                 fix2gpx --xcode > Walk.gpx
             """,
         options: [
-            OptionSpec("waypoints", value: "LAT,LON:...", help: "The route in WGS 84 degrees, points separated by ':'."),
+            OptionSpec(
+                "waypoints", value: "LAT,LON:...", help: "The route in WGS 84 degrees, points separated by ':'."),
             OptionSpec("origin", value: "LAT,LON", help: "The origin of --route."),
-            OptionSpec("route", value: "E,N:...", help: "The route in metres east,north of --origin, points separated by ':'."),
+            OptionSpec(
+                "route", value: "E,N:...", help: "The route in metres east,north of --origin, points separated by ':'."),
             OptionSpec("speed", value: "V", help: "Walking speed in m/s (default 1.4)."),
             OptionSpec("rate", value: "HZ", help: "Fixes per second (default 1)."),
             OptionSpec("noise", value: "S", help: "Position noise, metres per axis, standard deviation (default 8)."),
             OptionSpec("hacc", value: "M", help: "The hacc written (default: --noise)."),
             OptionSpec("speed-noise", value: "S", help: "Standard deviation of the reported speed, m/s (default 0.1)."),
-            OptionSpec("pause", value: "S", help: "Seconds standing at each waypoint between the first and the last (default 0)."),
+            OptionSpec(
+                "pause", value: "S",
+                help: "Seconds standing at each waypoint between the first and the last (default 0)."),
             OptionSpec("start", value: "TIME", help: "Time of the first fix (default 2026-01-01T09:00:00Z)."),
             OptionSpec("seed", value: "N", help: "Random seed (default 1); trace k uses seed + k - 1."),
-            OptionSpec("traces", value: "K", help: "Number of walks (default 1), named sim-1, sim-2, ... (one walk: sim)."),
+            OptionSpec(
+                "traces", value: "K", help: "Number of walks (default 1), named sim-1, sim-2, ... (one walk: sim)."),
             OptionSpec("name", value: "NAME", help: "Trace name prefix (default sim)."),
         ])
 
@@ -45,7 +50,8 @@ public struct FixSim: Tool {
             guard options.string("route") == nil else { throw UsageError("give --waypoints or --route, not both") }
             points = try FixSim.pairs(text, option: "waypoints").map { (lat: $0.0, lon: $0.1) }
             for p in points where abs(p.lat) > 90 || abs(p.lon) > 180 {
-                throw UsageError("--waypoints \(DecimalNumber.text(p.lat)),\(DecimalNumber.text(p.lon)) is out of range")
+                throw UsageError(
+                    "--waypoints \(DecimalNumber.text(p.lat)),\(DecimalNumber.text(p.lon)) is out of range")
             }
         } else if let text = options.string("route") {
             guard let originText = options.string("origin") else { throw UsageError("--route needs --origin LAT,LON") }
@@ -67,7 +73,9 @@ public struct FixSim: Tool {
         script.pause = try options.double("pause", default: 0, range: 0...1e9)!
         if let start = try options.time("start") { script.start = start }
         let seed = try options.double("seed", default: 1, range: 0...1e15)!
-        guard seed == seed.rounded() else { throw UsageError("--seed '\(options.string("seed")!)' is not a whole number") }
+        guard seed == seed.rounded() else {
+            throw UsageError("--seed '\(options.string("seed")!)' is not a whole number")
+        }
         script.seed = UInt64(seed)
         let traces = try options.double("traces", default: 1, range: 1...1e7)!
         guard traces == traces.rounded() else { throw UsageError("--traces must be a whole number") }
@@ -79,7 +87,9 @@ public struct FixSim: Tool {
     static func pairs(_ text: String, option: String) throws -> [(Double, Double)] {
         try text.split(separator: ":").map { pair in
             let parts = pair.split(separator: ",")
-            guard parts.count == 2, let a = DecimalNumber.parse(String(parts[0])), let b = DecimalNumber.parse(String(parts[1])) else {
+            guard parts.count == 2, let a = DecimalNumber.parse(String(parts[0])),
+                let b = DecimalNumber.parse(String(parts[1]))
+            else {
                 throw UsageError("--\(option) '\(pair)' is not a pair of numbers X,Y")
             }
             return (a, b)

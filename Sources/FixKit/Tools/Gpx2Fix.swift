@@ -2,7 +2,8 @@
 public struct Gpx2Fix: Tool {
     public static let description = ToolDescription(
         name: "gpx2fix",
-        summary: "Read GPX 1.0 and 1.1, NMEA 0183 logs and gpsd's JSON, and write one fix (GPS position) a line as NDJSON.",
+        summary:
+            "Read GPX 1.0 and 1.1, NMEA 0183 logs and gpsd's JSON, and write one fix (GPS position) a line as NDJSON.",
         details: """
             Track and route points are written in document order; waypoints only when the file
             has no track or route points (as in Xcode simulation files), or with --waypoints.
@@ -19,7 +20,9 @@ public struct Gpx2Fix: Tool {
             OptionSpec("waypoints", help: "Also write waypoints (<wpt>) in files that have track or route points."),
             OptionSpec(
                 "uere", value: "M",
-                help: "Give fixes that have an HDOP but no accuracy hacc = HDOP x M metres (a receiver's user equivalent range error, typically 4 to 6)."),
+                help:
+                    "Give fixes that have an HDOP but no accuracy hacc = HDOP x M metres (a receiver's user equivalent range error, typically 4 to 6)."
+            ),
             OptionSpec(
                 "date", value: "YYYY-MM-DD",
                 help: "The UTC date of an NMEA log's first fixes when it has no RMC or ZDA date; dates in the log win."),
@@ -66,7 +69,11 @@ public struct Gpx2Fix: Tool {
             firstByte = Gpx2Fix.firstMeaningfulByte(head)
         }
         guard let firstByte else {
-            try problem(nil, head.isEmpty ? "the input is empty: expected a GPX file" : "the input holds only white space: expected a GPX file")
+            try problem(
+                nil,
+                head.isEmpty
+                    ? "the input is empty: expected a GPX file"
+                    : "the input holds only white space: expected a GPX file")
             return
         }
         let output = context.output
@@ -88,10 +95,14 @@ public struct Gpx2Fix: Tool {
             try output.flush()
             if let summary = reader.noiseSummary { diagnostics.note("\(input.name.path): \(summary)") }
             if reader.assembler.fixes == 0, reader.assembler.epochs > 0 {
-                diagnostics.note("\(input.name.path): none of its \(reader.assembler.epochs) NMEA epochs has a valid position (all void): no fixes")
+                diagnostics.note(
+                    "\(input.name.path): none of its \(reader.assembler.epochs) NMEA epochs has a valid position (all void): no fixes"
+                )
             }
             if reader.assembler.wroteUndated {
-                diagnostics.note("\(input.name.path): the log gives no date (no RMC or ZDA): fixes written without time; give --date YYYY-MM-DD")
+                diagnostics.note(
+                    "\(input.name.path): the log gives no date (no RMC or ZDA): fixes written without time; give --date YYYY-MM-DD"
+                )
             }
             return
         }

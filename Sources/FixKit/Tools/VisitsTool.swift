@@ -18,11 +18,19 @@ public struct VisitsTool: Tool {
               gpx2fix day.nmea | fixfilter --min-move off | visits --geojson > visits.geojson
             """,
         options: [
-            OptionSpec("radius", value: "M", help: "How far a fix may lie from the stay's centre beyond its own hacc (default 50 m)."),
+            OptionSpec(
+                "radius", value: "M",
+                help: "How far a fix may lie from the stay's centre beyond its own hacc (default 50 m)."),
             OptionSpec("min-stay", value: "S", help: "The shortest stay that is a visit, in seconds (default 300)."),
-            OptionSpec("max-gap", value: "S", help: "The longest stretch without fixes inside a stay, in seconds (default 3600); longer ends it."),
+            OptionSpec(
+                "max-gap", value: "S",
+                help: "The longest stretch without fixes inside a stay, in seconds (default 3600); longer ends it."),
             OptionSpec("default-hacc", value: "M", help: "The hacc taken for fixes without one (default 20 m)."),
-            OptionSpec("geojson", help: "Write one GeoJSON FeatureCollection of Points (arrival, departure, duration, fixes, hacc) instead of NDJSON."),
+            OptionSpec(
+                "geojson",
+                help:
+                    "Write one GeoJSON FeatureCollection of Points (arrival, departure, duration, fixes, hacc) instead of NDJSON."
+            ),
         ])
 
     let settings: StaySettings
@@ -40,7 +48,6 @@ public struct VisitsTool: Tool {
 
     public mutating func run(inputs: [InputName], context: ToolContext) throws {
         let output = context.output
-        var decoder = FixDecoder()
         var detectors: [String: StayDetector] = [:]
         var order: [String] = []  // traces in order of first appearance, for the end
         var untraced = StayDetector(settings: settings, trace: nil)
@@ -60,35 +67,24 @@ public struct VisitsTool: Tool {
             first = false
             try output.didAppend()
         }
-        for name in inputs {
-            guard let input = try context.open(name) else { continue }
-            try input.forEachLine { line, number in
-                if line.allSatisfy(isXMLSpace) { return }
-                let fix: Fix
-                do throws(FixDecodingError) {
-                    fix = try decoder.decode(line)
-                } catch {
-                    try context.diagnostics.problem(name, line: number, error.message + "; line skipped")
-                    return
+        try context.forEachFix(inputs) { fix, _, _, _ in
+            guard let time = fix.time else {
+                untimed += 1
+                return
+            }
+            if let h = fix.hacc, h < 0 {
+                invalid += 1  // SPEC: negative means invalid
+                return
+            }
+            let hacc = fix.hacc
+            if let t = fix.trace {
+                if detectors[t] == nil {
+                    detectors[t] = StayDetector(settings: settings, trace: t)
+                    order.append(t)
                 }
-                guard let time = fix.time else {
-                    untimed += 1
-                    return
-                }
-                if let h = fix.hacc, h < 0 {
-                    invalid += 1  // SPEC: negative means invalid
-                    return
-                }
-                let hacc = fix.hacc
-                if let t = fix.trace {
-                    if detectors[t] == nil {
-                        detectors[t] = StayDetector(settings: settings, trace: t)
-                        order.append(t)
-                    }
-                    try detectors[t]!.add(lat: fix.lat, lon: fix.lon, hacc: hacc, time: time, emit: emit)
-                } else {
-                    try untraced.add(lat: fix.lat, lon: fix.lon, hacc: hacc, time: time, emit: emit)
-                }
+                try detectors[t]!.add(lat: fix.lat, lon: fix.lon, hacc: hacc, time: time, emit: emit)
+            } else {
+                try untraced.add(lat: fix.lat, lon: fix.lon, hacc: hacc, time: time, emit: emit)
             }
         }
         try untraced.finish(emit: emit)
@@ -96,10 +92,12 @@ public struct VisitsTool: Tool {
         if geoJSON { output.buffer.append(contentsOf: "\n]}\n".utf8) }
         if untimed > 0 || invalid > 0 { try output.flush() }
         if untimed > 0 {
-            context.diagnostics.note("\(untimed) \(untimed == 1 ? "fix" : "fixes") without time skipped: a stay needs times")
+            context.diagnostics.note(
+                "\(untimed) \(untimed == 1 ? "fix" : "fixes") without time skipped: a stay needs times")
         }
         if invalid > 0 {
-            context.diagnostics.note("\(invalid) \(invalid == 1 ? "fix" : "fixes") with a negative (invalid) hacc skipped")
+            context.diagnostics.note(
+                "\(invalid) \(invalid == 1 ? "fix" : "fixes") with a negative (invalid) hacc skipped")
         }
     }
 
