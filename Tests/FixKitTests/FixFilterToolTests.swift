@@ -8,28 +8,18 @@ import Testing
 struct FixFilterToolTests {
     static let directory = Tools.fixtures.appendingPathComponent("fixfilter")
 
-    static let cases: [(String, String, [String])] = {
-        guard let table = try? String(contentsOf: directory.appendingPathComponent("cases.tsv"), encoding: .utf8) else { return [] }
-        return table.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { row in
-            let c = row.split(separator: "\t").map(String.init)
-            return (c[0], c[1], c.count > 2 ? c[2].split(separator: " ").map(String.init) : [])
-        }
-    }()
+    static let cases = GoldenCase.load(directory)
 
     @Test(arguments: FixFilterToolTests.cases)
-    func golden(_ expected: String, _ file: String, _ args: [String]) throws {
-        let dir = FixFilterToolTests.directory
+    func golden(_ c: GoldenCase) throws {
         let rejects = FileManager.default.temporaryDirectory.appendingPathComponent("fixkit-rejects-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: rejects) }
-        let r = try Tools.run("fixfilter", args.map { $0 == "REJECTS" ? rejects.path : $0 } + [file], in: dir)
-        let out = try String(contentsOf: dir.appendingPathComponent(expected + ".out"), encoding: .utf8)
-        let err = try String(contentsOf: dir.appendingPathComponent(expected + ".err"), encoding: .utf8)
-        #expect(r.out == out)
-        #expect(r.stderr == err)
+        let r = try Tools.run("fixfilter", c.arguments.map { $0 == "REJECTS" ? rejects.path : $0 } + [c.file], in: c.directory)
+        #expect(r.out == (try c.expectedText("out")))
+        #expect(r.stderr == (try c.expectedText("err")))
         #expect(r.status == 1)  // both cases hold two bad lines
-        let expectedRejects = dir.appendingPathComponent(expected + ".rejects")
-        if FileManager.default.fileExists(atPath: expectedRejects.path) {
-            #expect(try String(contentsOf: rejects, encoding: .utf8) == String(contentsOf: expectedRejects, encoding: .utf8))
+        if let expectedRejects = try c.expectedText("rejects") {
+            #expect(try String(contentsOf: rejects, encoding: .utf8) == expectedRejects)
         }
     }
 

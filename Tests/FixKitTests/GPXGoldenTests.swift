@@ -5,35 +5,18 @@ import Testing
 /// its input and arguments; `NAME.out` and `NAME.err` beside it are the expected standard
 /// output and standard error.
 struct GPXGoldenTests {
-    struct Case: CustomTestStringConvertible, Sendable {
-        var expected: String
-        var file: String
-        var arguments: [String]
-        var testDescription: String { "\(expected) (\(file) \(arguments.joined(separator: " ")))" }
-    }
-
     static let directory = Tools.fixtures.appendingPathComponent("gpx")
-
-    static let cases: [Case] = {
-        guard let table = try? String(contentsOf: directory.appendingPathComponent("cases.tsv"), encoding: .utf8) else {
-            return []
-        }
-        return table.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { row in
-            let cols = row.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            let args = cols.count > 2 ? cols[2].split(separator: " ").map(String.init) : []
-            return Case(expected: cols[0], file: cols[1], arguments: args)
-        }
-    }()
+    static let cases = GoldenCase.load(directory)
 
     @Test func tableIsNotEmpty() {
         #expect(GPXGoldenTests.cases.count >= 10)
     }
 
     @Test(arguments: GPXGoldenTests.cases)
-    func golden(_ c: Case) throws {
-        let result = try Tools.run("gpx2fix", c.arguments + [c.file], in: GPXGoldenTests.directory)
-        let expectedOut = try String(contentsOf: GPXGoldenTests.directory.appendingPathComponent(c.expected + ".out"), encoding: .utf8)
-        let expectedErr = try String(contentsOf: GPXGoldenTests.directory.appendingPathComponent(c.expected + ".err"), encoding: .utf8)
+    func golden(_ c: GoldenCase) throws {
+        let result = try Tools.run("gpx2fix", c.arguments + [c.file], in: c.directory)
+        let expectedOut = try c.expectedText("out")
+        let expectedErr = try c.expectedText("err") ?? ""
         #expect(result.out == expectedOut)
         #expect(result.stderr == expectedErr)
         #expect(result.status == (expectedErr.isEmpty ? 0 : 1))

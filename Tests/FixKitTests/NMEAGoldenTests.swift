@@ -6,25 +6,8 @@ import Testing
 /// expected standard output and standard error. The inputs are corpus logs copied byte for
 /// byte (CR-only, CR CR LF, NUL bytes, binary frames); see Tests/Fixtures/nmea/README.md.
 struct NMEAGoldenTests {
-    struct Case: CustomTestStringConvertible, Sendable {
-        var expected: String
-        var file: String
-        var arguments: [String]
-        var testDescription: String { "\(expected) (\(file) \(arguments.joined(separator: " ")))" }
-    }
-
     static let directory = Tools.fixtures.appendingPathComponent("nmea")
-
-    static let cases: [Case] = {
-        guard let table = try? String(contentsOf: directory.appendingPathComponent("cases.tsv"), encoding: .utf8) else {
-            return []
-        }
-        return table.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { row in
-            let cols = row.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            let args = cols.count > 2 ? cols[2].split(separator: " ").map(String.init) : []
-            return Case(expected: cols[0], file: cols[1], arguments: args)
-        }
-    }()
+    static let cases = GoldenCase.load(directory)
 
     @Test func tableIsNotEmpty() {
         #expect(NMEAGoldenTests.cases.count >= 8)
@@ -33,10 +16,10 @@ struct NMEAGoldenTests {
     /// Every case exits 0, with or without something on stderr: a bad checksum, a malformed
     /// sentence or a log without a date is noise NMEA expects, summed up on stderr.
     @Test(arguments: NMEAGoldenTests.cases)
-    func golden(_ c: Case) throws {
-        let result = try Tools.run("gpx2fix", c.arguments + [c.file], in: NMEAGoldenTests.directory)
-        let expectedOut = try String(contentsOf: NMEAGoldenTests.directory.appendingPathComponent(c.expected + ".out"), encoding: .utf8)
-        let expectedErr = try String(contentsOf: NMEAGoldenTests.directory.appendingPathComponent(c.expected + ".err"), encoding: .utf8)
+    func golden(_ c: GoldenCase) throws {
+        let result = try Tools.run("gpx2fix", c.arguments + [c.file], in: c.directory)
+        let expectedOut = try c.expectedText("out")
+        let expectedErr = try c.expectedText("err")
         #expect(result.out == expectedOut)
         #expect(result.stderr == expectedErr)
         #expect(result.status == 0)
