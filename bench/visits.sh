@@ -29,42 +29,17 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-root=$(cd "$here/.." && pwd)
-out="$here/out"
+. "$here/lib.sh"
 DAYS=${DAYS:-30}
 RUNS=${RUNS:-3}
-mkdir -p "$out"
 
-die() { echo "visits.sh: $*" >&2; exit 1; }
-[[ $DAYS =~ ^[0-9]+$ && $DAYS -ge 8 ]] || die "DAYS must be a whole number of days, at least 8 (got '$DAYS')"
-[[ $RUNS =~ ^[0-9]+$ && $RUNS -ge 2 ]] || die "RUNS must be a whole number, at least 2 (got '$RUNS')"
-command -v python3 >/dev/null || die "python3 is needed to compute dates and figures"
-command -v hyperfine >/dev/null ||
-    die "hyperfine is not installed: it times the commands (apt-get install hyperfine, brew install hyperfine, or cargo install hyperfine)"
-have_time=1
-if ! /usr/bin/time -v true >/dev/null 2>&1; then
-    have_time=0
-    echo "visits.sh: GNU time (/usr/bin/time -v) is not available (apt-get install time): peak memory is not measured" >&2
-fi
+check_whole_number DAYS 8 days
+check_whole_number RUNS 2
+require_python3 "to compute dates and figures"
+require_hyperfine
+check_gnu_time
 
-# --- visits and fixsim ------------------------------------------------------------------------
-if [[ -n ${VISITS:-} && -n ${FIXSIM:-} ]]; then
-    visits=$VISITS
-    fixsim=$FIXSIM
-else
-    command -v swift >/dev/null || die "swift is not installed: set VISITS and FIXSIM to the binaries"
-    build_dir=${BUILD_DIR:-$root/.build}
-    for p in visits fixsim; do
-        echo "== swift build -c release --product $p --scratch-path $build_dir" >&2
-        (cd "$root" && swift build -c release --product "$p" --scratch-path "$build_dir" >&2) ||
-            die "the release build of $p failed"
-    done
-    bin="$(cd "$root" && swift build -c release --scratch-path "$build_dir" --show-bin-path)"
-    visits=${VISITS:-$bin/visits}
-    fixsim=${FIXSIM:-$bin/fixsim}
-fi
-[[ -x $visits ]] || die "$visits is not an executable file"
-[[ -x $fixsim ]] || die "$fixsim is not an executable file"
+binaries_from_env_or_build "set VISITS and FIXSIM to the binaries" VISITS visits FIXSIM fixsim
 
 # --- the log ----------------------------------------------------------------------------------
 # Places in metres east,north of home; fixsim stands --pause (30 minutes) at every waypoint
@@ -111,24 +86,19 @@ if [[ ! -s $stay ]]; then
     mv "$stay.tmp" "$stay"
 fi
 
-summary="$out/visits-summary.txt"
-: >"$summary"
-say() { echo "$*" | tee -a "$summary"; }
+start_summary "$out/visits-summary.txt"
 lines() { wc -l <"$1" | tr -d ' '; }
-mib() { python3 -c "import os, sys; print(f'{os.path.getsize(sys.argv[1]) / 1048576:.1f}')" "$1"; }
 
 n_month=$(lines "$month")
 n_week=$(lines "$week")
 n_stay=$(lines "$stay")
-say "== visits benchmark, $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-say "machine:   $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //' || uname -m), $(uname -sr)"
-say "month:     $month: $DAYS days, $n_month fixes, $(mib "$month") MiB"
-say "week:      $week: 7 days (Tuesday to Monday), $n_week fixes, $(mib "$week") MiB"
-say "stay:      $stay: one stay of 7 days, $n_stay fixes, $(mib "$stay") MiB"
+say_header "visits benchmark" 11
+say "month:     $month: $DAYS days, $n_month fixes, $(file_mib "$month") MiB"
+say "week:      $week: 7 days (Tuesday to Monday), $n_week fixes, $(file_mib "$week") MiB"
+say "stay:      $stay: one stay of 7 days, $n_stay fixes, $(file_mib "$stay") MiB"
 say "visits:    $visits ($("$visits" --version 2>&1 | head -1))"
 "$visits" "$month" >"$out/visits-month.out"
-python3 - "$out/visits-month.out" <<'EOF' | tee -a "$summary"
-import json, sys
+summarize "$out/visits-month.out" <<'EOF'
 from datetime import datetime
 vs = [json.loads(l) for l in open(sys.argv[1])]
 t = lambda s: datetime.fromisoformat(s.replace("Z", "+00:00"))
@@ -142,21 +112,15 @@ EOF
 say ""
 
 # --- time: one hyperfine run ------------------------------------------------------------------
-q() { printf '%q' "$1"; }
-echo "== hyperfine (warm-up 1, $RUNS runs each)" >&2
-hyperfine --warmup 1 --runs "$RUNS" --export-markdown "$out/visits.md" --export-json "$out/visits.json" \
+run_hyperfine visits -- \
     -n "visits, month" "$(q "$visits") $(q "$month") > /dev/null" \
     -n "visits, week" "$(q "$visits") $(q "$week") > /dev/null" \
-    -n "cat, month" "cat $(q "$month") > /dev/null" >&2
+    -n "cat, month" "cat $(q "$month") > /dev/null"
 
-python3 - "$out/visits.json" "$n_month" "$n_week" <<'EOF' | tee -a "$summary"
-import json, sys
-results = {r["command"]: r for r in json.load(open(sys.argv[1]))["results"]}
+summarize "$out/visits.json" "$n_month" "$n_week" <<'EOF'
+results = load_results(sys.argv[1])
 fixes = {"visits, month": int(sys.argv[2]), "visits, week": int(sys.argv[3]), "cat, month": int(sys.argv[2])}
-print("median wall time (min-max), user + system CPU")
-for name, r in results.items():
-    print(f"  {name:<14} {r['median']:7.3f} s  ({min(r['times']):.3f}-{max(r['times']):.3f})"
-          f"  user {r['user']:.3f} s + sys {r['system']:.3f} s")
+print_medians(results, 14)
 for name in ("visits, month", "visits, week"):
     r = results[name]
     print(f"  {name}: {fixes[name] / r['median'] / 1e6:.2f} million fixes a second from the median, "
@@ -166,13 +130,8 @@ say ""
 
 # --- peak memory ------------------------------------------------------------------------------
 if ((have_time)); then
-    peak() { # label, then the command: prints its peak RSS in MiB
-        local label=$1 kb
-        shift
-        kb=$( (/usr/bin/time -v "$@" >/dev/null) 2>&1 | sed -n 's/.*Maximum resident set size (kbytes): *//p' | tail -1)
-        say "$(printf '  %-44s %8s MiB' "$label" "$(python3 -c "print(f'{${kb:-0} / 1024:.1f}')")")"
-    }
-    say "peak memory (maximum resident set size, /usr/bin/time -v)"
+    peak_width=44
+    say_peak_heading
     peak "visits, week ($n_week fixes)" "$visits" "$week"
     peak "visits, month ($n_month fixes)" "$visits" "$month"
     peak "visits, one stay of 7 days ($n_stay fixes)" "$visits" "$stay"
