@@ -37,7 +37,7 @@ struct NMEASentence {
 
     func number(_ i: Int) -> Double? {
         guard !isEmpty(i) else { return nil }
-        return NMEASentence.decimal(field(i))
+        return DecimalNumber.parse(field(i))
     }
 
     /// A field that may be empty but must be a number when it is not: `.invalid` makes the
@@ -55,7 +55,7 @@ struct NMEASentence {
 
     func value(_ i: Int) -> Value {
         guard !isEmpty(i) else { return .absent }
-        guard let v = NMEASentence.decimal(field(i)) else { return .invalid }
+        guard let v = DecimalNumber.parse(field(i)) else { return .invalid }
         return .value(v)
     }
 
@@ -65,13 +65,6 @@ struct NMEASentence {
             if case .invalid = value(i) { return false }
         }
         return true
-    }
-
-    /// NMEA numbers are plain decimals (`-12.345`): `DecimalNumber.parsePlain` reads them with one
-    /// integer and one exact division; anything else goes to the general parser.
-    @inline(__always)
-    static func decimal(_ t: UnsafeBufferPointer<UInt8>) -> Double? {
-        DecimalNumber.parsePlain(t) ?? DecimalNumber.parse(t)
     }
 
     /// A latitude or longitude: `ddmm.mmmm` (or `dddmm.mmmm`) in field `i`, hemisphere letter in
@@ -89,7 +82,7 @@ struct NMEASentence {
             guard d < 10 else { return nil }
             degrees = degrees * 10 + Double(d)
         }
-        guard let minutes = NMEASentence.decimal(UnsafeBufferPointer(rebasing: text[(dot - 2)...])), minutes >= 0, minutes < 60
+        guard let minutes = DecimalNumber.parse(UnsafeBufferPointer(rebasing: text[(dot - 2)...])), minutes >= 0, minutes < 60
         else { return nil }
         var value = degrees + minutes / 60
         switch hemisphere {
@@ -114,7 +107,7 @@ struct NMEASentence {
         guard let h = pair(0), let m = pair(2), let s = pair(4), h < 24, m < 60, s <= 60 else { return nil }
         var ms: Int64 = 0
         if t.count > 6 {
-            guard t[6] == UInt8(ascii: "."), let frac = NMEASentence.decimal(UnsafeBufferPointer(rebasing: t[6...])) else {
+            guard t[6] == UInt8(ascii: "."), let frac = DecimalNumber.parse(UnsafeBufferPointer(rebasing: t[6...])) else {
                 return nil
             }
             ms = Int64((frac * 1000).rounded())

@@ -24,8 +24,14 @@ public enum DecimalNumber {
     /// Parses `[+-]digits[.digits][(e|E)[+-]digits]`, the grammar shared by JSON and
     /// `xsd:decimal` (plus exponents, which JSON allows). With `trimmingXMLSpace`, leading and
     /// trailing XML whitespace are ignored, as XML text content needs. No `nan`, `inf` or hex.
+    @inline(__always)
     public static func parse(_ text: UnsafeBufferPointer<UInt8>, trimmingXMLSpace: Bool = false) -> Double? {
+        // The plain form inline at every caller, the rest out of line.
         if let v = parsePlain(text) { return v }
+        return parseGeneral(text, trimmingXMLSpace: trimmingXMLSpace)
+    }
+
+    static func parseGeneral(_ text: UnsafeBufferPointer<UInt8>, trimmingXMLSpace: Bool) -> Double? {
         var start = 0
         var end = text.count
         if trimmingXMLSpace {
@@ -104,7 +110,7 @@ public enum DecimalNumber {
     /// The common case first: `[-]digits[.digits]` with at most 15 digits, read as one integer
     /// and one exact division (correctly rounded). Nil for anything else, which `parse` reads.
     @inline(__always)
-    public static func parsePlain(_ t: UnsafeBufferPointer<UInt8>) -> Double? {
+    static func parsePlain(_ t: UnsafeBufferPointer<UInt8>) -> Double? {
         let n = t.count
         guard n > 0, n <= 17, let p = t.baseAddress else { return nil }
         var k = 0
@@ -168,60 +174,24 @@ public enum DecimalNumber {
         // is exact.
         if magnitude < 1e15, magnitude >= 1e-7 {
             // Short decimals (whole numbers, one to three places) are the common case: try them
-            // directly, smallest first.
+            // directly, smallest first. Then scale to 15 significant digits at once: if any
+            // decimal of 15 digits or fewer reads as this double, this one does (the same
+            // value, with trailing zeros), and dropping the trailing zeros gives the shortest.
+            var found: (UInt64, Int)?
             for p in 0...3 {
-                let scaled = magnitude * exactPowers[p]
-                // Round half up by truncation: scaled is positive and below 2^63 here, and this
-                // avoids a libm call on the hottest path of every writer.
-                let m = Double(Int64(scaled + 0.5))
-                if m < 1e15, m / exactPowers[p] == magnitude {
-                    if value < 0 { out.append(UInt8(ascii: "-")) }
-                    writeScaled(UInt64(m), decimals: p, into: &out)
-                    return
+                if let m = exactlyScaled(magnitude, p) {
+                    found = (m, p)
+                    break
                 }
             }
-            // Then scale to 15 significant digits at once: if any decimal of 15 digits or fewer
-            // reads as this double, this one does (the same value, with trailing zeros), and
-            // dropping the trailing zeros gives the shortest.
-            var e10 = 0  // floor(log10(magnitude))
-            if magnitude >= 1 {
-                while e10 < 15, magnitude >= exactPowers[e10 + 1] { e10 += 1 }
-            } else {
-                while e10 > -8, magnitude * exactPowers[-e10 + 1] < 1 { e10 -= 1 }
-                e10 -= 1
+            if found == nil {
+                let p = 14 - decimalExponent(magnitude)
+                if p > 3, p <= 22, let m = exactlyScaled(magnitude, p) { found = withoutTrailingZeros(m, decimals: p) }
             }
-            let p = 14 - e10
-            if p > 3, p <= 22 {
-                let scaled = magnitude * exactPowers[p]
-                let m = Double(Int64(scaled + 0.5))
-                if m < 1e15, m / exactPowers[p] == magnitude {
-                    var digits = UInt64(m)
-                    var decimals = p
-                    // Binary search of the trailing zeros: 8, 4, 2, 1.
-                    if decimals >= 8, digits % 100_000_000 == 0 {
-                        digits /= 100_000_000
-                        decimals -= 8
-                    }
-                    if decimals >= 4, digits % 10_000 == 0 {
-                        digits /= 10_000
-                        decimals -= 4
-                    }
-                    if decimals >= 2, digits % 100 == 0 {
-                        digits /= 100
-                        decimals -= 2
-                    }
-                    if decimals >= 1, digits % 10 == 0 {
-                        digits /= 10
-                        decimals -= 1
-                    }
-                    if decimals > 0, digits % 10 == 0 {  // 15 zeros need one more step
-                        digits /= 10
-                        decimals -= 1
-                    }
-                    if value < 0 { out.append(UInt8(ascii: "-")) }
-                    writeScaled(digits, decimals: decimals, into: &out)
-                    return
-                }
+            if let (digits, decimals) = found {
+                if value < 0 { out.append(UInt8(ascii: "-")) }
+                writeScaled(digits, decimals: decimals, into: &out)
+                return
             }
         }
         if let (m, decimals) = seventeenDigits(magnitude) {
@@ -230,6 +200,51 @@ public enum DecimalNumber {
             return
         }
         slowWrite(value, into: &out)
+    }
+
+    /// m when `magnitude` is exactly the decimal m / 10^p with m below 10^15: the division of
+    /// two exact doubles is rounded once, so the check is exact.
+    @inline(__always)
+    static func exactlyScaled(_ magnitude: Double, _ p: Int) -> UInt64? {
+        // Round half up by truncation: the product is positive and below 2^63 here, and this
+        // avoids a libm call on the hottest path of every writer.
+        let m = Double(Int64(magnitude * exactPowers[p] + 0.5))
+        return m < 1e15 && m / exactPowers[p] == magnitude ? UInt64(m) : nil
+    }
+
+    /// floor(log10(x)) for x in [1e-7, 1e16], from the exact powers of ten.
+    @inline(__always)
+    static func decimalExponent(_ x: Double) -> Int {
+        var e10 = 0
+        if x >= 1 {
+            while e10 < 16, x >= exactPowers[e10 + 1] { e10 += 1 }
+        } else {
+            while e10 > -8, x * exactPowers[-e10 + 1] < 1 { e10 -= 1 }
+            e10 -= 1
+        }
+        return e10
+    }
+
+    /// `digits / 10^decimals` with its trailing zeros dropped, by halving steps (8, 4, 2, 1).
+    @inline(__always)
+    static func withoutTrailingZeros(_ digits: UInt64, decimals: Int) -> (UInt64, Int) {
+        var digits = digits
+        var decimals = decimals
+        @inline(__always) func drop(_ step: Int, _ q: UInt64) {
+            if decimals >= step, digits % q == 0 {
+                digits /= q
+                decimals -= step
+            }
+        }
+        drop(8, 100_000_000)
+        drop(4, 10_000)
+        drop(2, 100)
+        drop(1, 10)
+        while decimals > 0, digits % 10 == 0 {
+            digits /= 10
+            decimals -= 1
+        }
+        return (digits, decimals)
     }
 
     /// The shortest 16- or 17-digit decimal that reads back as `x`, in exact integer
@@ -250,13 +265,7 @@ public enum DecimalNumber {
         let f = UInt128(x.significandBitPattern | (1 << 52))
         let k = 52 - Int(x.exponent)
         guard k > 0, k < 120 else { return nil }
-        var e10 = 0
-        if x >= 1 {
-            while e10 < 16, x >= exactPowers[e10 + 1] { e10 += 1 }
-        } else {
-            while e10 > -8, x * exactPowers[-e10 + 1] < 1 { e10 -= 1 }
-            e10 -= 1
-        }
+        let e10 = decimalExponent(x)
         let powerOfTwo = x.significandBitPattern == 0
         for n in 16...17 {
             let p = n - 1 - e10
@@ -272,13 +281,7 @@ public enum DecimalNumber {
             let below = back < big
             let ok = below && powerOfTwo ? error * 4 < scale : error * 2 < scale
             guard ok else { continue }
-            var digits = UInt64(m)
-            var decimals = p
-            while decimals > 0, digits % 10 == 0 {
-                digits /= 10
-                decimals -= 1
-            }
-            return (digits, decimals)
+            return withoutTrailingZeros(UInt64(m), decimals: p)
         }
         return nil
     }

@@ -16,7 +16,12 @@ enum GGA: NMEASentenceParser {
             epoch.sawVoid = true
             return true
         }
-        // The position is read only when no earlier sentence of the epoch gave one.
+        return applyFixData(s, altitude: s.char(9) == nil || s.char(9) == UInt8(ascii: "M"), to: &epoch)
+    }
+
+    /// The fields GGA and GNS share: position (2-5), satellites (7), HDOP (8) and altitude
+    /// (9). The position is read only when no earlier sentence of the epoch gave one.
+    static func applyFixData(_ s: NMEASentence, altitude: Bool, to epoch: inout NMEAEpoch) -> Bool {
         if epoch.lat == nil {
             let lat = s.coordinate(1, limit: 90)
             let lon = s.coordinate(3, limit: 180)
@@ -25,7 +30,7 @@ enum GGA: NMEASentenceParser {
         }
         if let n = s.number(6), n >= 0, n == n.rounded() { epoch.set(\.sat, Int(n)) }
         epoch.set(\.hdop, s.number(7))
-        if s.char(9) == nil || s.char(9) == UInt8(ascii: "M") { epoch.set(\.alt, s.number(8)) }
+        if altitude { epoch.set(\.alt, s.number(8)) }
         return true
     }
 }

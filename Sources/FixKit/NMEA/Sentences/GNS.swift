@@ -18,13 +18,6 @@ enum GNS: NMEASentenceParser {
             epoch.sawVoid = true
             return true
         }
-        let lat = s.coordinate(1, limit: 90)
-        let lon = s.coordinate(3, limit: 180)
-        guard lat != nil, lon != nil else { return false }
-        epoch.setPosition(lat, lon)
-        if let n = s.number(6), n >= 0, n == n.rounded() { epoch.set(\.sat, Int(n)) }
-        epoch.set(\.hdop, s.number(7))
-        epoch.set(\.alt, s.number(8))
-        return true
+        return GGA.applyFixData(s, altitude: true, to: &epoch)
     }
 }
