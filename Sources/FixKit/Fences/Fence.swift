@@ -45,17 +45,12 @@ public enum FenceFile {
     public static func parse(_ bytes: [UInt8], name: String) throws(OptionFileError) -> [Fence] {
         var fences: [Fence] = []
         fences.reserveCapacity(bytes.count / 48)  // a plain fence takes about 60 bytes
-        var seen: [String: Int] = [:]
-        // Each element becomes a fence or an error; parsing stops at the first error.
+        // Each element becomes a fence or an error; parsing stops at the first error. Duplicate
+        // ids are looked for once, at the end, whichever reader read the fences.
         func add(_ item: JSONValue, _ k: Int, geoJSON: Bool) -> OptionFileError? {
             do throws(OptionFileError) {
                 let properties = geoJSON ? (item["properties"] ?? .object([])) : item
-                let f = try fence(item, properties: properties, at: k, name: name, geoJSON: geoJSON)
-                if let first = seen.updateValue(k, forKey: f.id) {
-                    return OptionFileError(
-                        "--fences \(name): fence \(k + 1) has the id \(f.id.debugDescription) of fence \(first + 1): ids must be unique")
-                }
-                fences.append(f)
+                fences.append(try fence(item, properties: properties, at: k, name: name, geoJSON: geoJSON))
                 return nil
             } catch {
                 return error
@@ -83,7 +78,7 @@ public enum FenceFile {
                         while true {
                             let at = s.position
                             if let f = quickFence(&s) {
-                                fences.append(f)  // duplicates are looked for at the end
+                                fences.append(f)
                             } else {
                                 s.position = at
                                 if let e = add(try JSONValue.value(&s, depth: 1), k, geoJSON: false) { return e }

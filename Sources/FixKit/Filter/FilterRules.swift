@@ -53,12 +53,14 @@ extension FilterRules {
     /// seen, passed or not; the last passed position only with a fix that passes.
     public func judge(_ fix: Fix, state: inout TraceFilterState) -> Verdict {
         if let t = fix.time, now == nil, state.clock.map({ t > $0 }) ?? true { state.clock = t }
-        let verdict = evaluate(fix, state: state)
-        if case .pass = verdict { state.lastPassed = Geodesy.Point(lat: fix.lat, lon: fix.lon) }
+        // The fix's Earth-centred point, worked out once and only when the move rule needs it.
+        let here = minMove == nil ? nil : Geodesy.Point(lat: fix.lat, lon: fix.lon)
+        let verdict = evaluate(fix, at: here, state: state)
+        if case .pass = verdict, let here { state.lastPassed = here }
         return verdict
     }
 
-    func evaluate(_ fix: Fix, state: TraceFilterState) -> Verdict {
+    func evaluate(_ fix: Fix, at here: Geodesy.Point?, state: TraceFilterState) -> Verdict {
         if let maxHacc {
             if let h = fix.hacc {
                 if h < 0 || h >= maxHacc { return .reject(.hacc) }
@@ -83,9 +85,8 @@ extension FilterRules {
             if course == .reject { return .reject(.course) }
             strip = true
         }
-        if let minMove, let last = state.lastPassed {
-            let d = Geodesy.distance(last, Geodesy.Point(lat: fix.lat, lon: fix.lon))
-            if d < minMove { return .reject(.move) }
+        if let minMove, let last = state.lastPassed, let here, Geodesy.distance(last, here) < minMove {
+            return .reject(.move)
         }
         return .pass(stripCourse: strip)
     }

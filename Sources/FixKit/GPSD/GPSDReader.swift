@@ -14,8 +14,7 @@
 /// | `device` | `trace` | else the input file's name |
 struct GPSDReader {
     var fileName: String?
-    private var lastDevice: [UInt8] = []
-    private var lastDeviceString = ""
+    private var device = RepeatedString()
 
     init(fileName: String?) {
         self.fileName = fileName
@@ -62,7 +61,7 @@ struct GPSDReader {
                 case "device":
                     if s.peek() == UInt8(ascii: "\"") {
                         let (r, escaped) = try s.scanString()
-                        fix.trace = escaped ? s.stringValue(r, escaped: true) : device(UnsafeBufferPointer(rebasing: line[r]))
+                        fix.trace = escaped ? s.stringValue(r, escaped: true) : device.string(UnsafeBufferPointer(rebasing: line[r]))
                     } else {
                         try s.skipValue()
                     }
@@ -108,12 +107,5 @@ struct GPSDReader {
             return nil
         }
         return DecimalNumber.parse(try s.scanNumber())
-    }
-
-    private mutating func device(_ raw: UnsafeBufferPointer<UInt8>) -> String {
-        if raw.elementsEqual(lastDevice) { return lastDeviceString }
-        lastDevice = Array(raw)
-        lastDeviceString = String(decoding: raw, as: UTF8.self)
-        return lastDeviceString
     }
 }

@@ -9,8 +9,7 @@
 /// The decoder is a value with a little memory: it reuses the last `trace` string, since a
 /// stream repeats the same trace on every line.
 public struct FixDecoder {
-    private var lastTraceBytes: [UInt8] = []
-    private var lastTrace: String = ""
+    private var trace = RepeatedString()
 
     public init() {}
 
@@ -126,7 +125,7 @@ public struct FixDecoder {
             fix.name = s.stringValue(r, escaped: escaped)
         case .trace:
             let (r, escaped) = try stringMember(field, &s)
-            fix.trace = escaped ? s.stringValue(r, escaped: true) : internedTrace(UnsafeBufferPointer(rebasing: s.bytes[r]))
+            fix.trace = escaped ? s.stringValue(r, escaped: true) : trace.string(UnsafeBufferPointer(rebasing: s.bytes[r]))
         case .sat, .seg:
             let v = try number(field, &s)
             guard v >= 0, v == v.rounded(), v < 1e15 else {
@@ -163,17 +162,6 @@ public struct FixDecoder {
             throw s.error("\"\(field.rawValue)\" must be a string, found \(s.describeHere())")
         }
         return try s.scanString()
-    }
-
-    private mutating func internedTrace(_ raw: UnsafeBufferPointer<UInt8>) -> String {
-        if raw.count == lastTraceBytes.count,
-            lastTraceBytes.withUnsafeBufferPointer({ raw.count == 0 || memcmpBytes(raw.baseAddress!, $0.baseAddress!, raw.count) })
-        {
-            return lastTrace
-        }
-        lastTraceBytes = Array(raw)
-        lastTrace = String(decoding: raw, as: UTF8.self)
-        return lastTrace
     }
 }
 

@@ -106,35 +106,9 @@ public struct VisitsTool: Tool {
         DecimalNumber.write(v.lat, into: &out)
         out.append(contentsOf: #","lon":"#.utf8)
         DecimalNumber.write(v.lon, into: &out)
-        out.append(contentsOf: #","hacc":"#.utf8)
-        DecimalNumber.write((v.hacc * 10).rounded() / 10, into: &out)
-        times(v, into: &out)
-        out.append(contentsOf: #","fixes":"#.utf8)
-        writeInteger(v.fixes, into: &out)
-        if let t = v.trace {
-            out.append(contentsOf: #","trace":"#.utf8)
-            writeString(t, into: &out)
-        }
+        out.append(UInt8(ascii: ","))
+        properties(v, duration: false, into: &out)
         out.append(contentsOf: "}\n".utf8)
-    }
-
-    static func times(_ v: Visit, into out: inout [UInt8]) {
-        out.append(contentsOf: #","arrival":"#.utf8)
-        if let a = v.arrival {
-            out.append(UInt8(ascii: "\""))
-            a.write(into: &out)
-            out.append(UInt8(ascii: "\""))
-        } else {
-            out.append(contentsOf: "null".utf8)
-        }
-        out.append(contentsOf: #","departure":"#.utf8)
-        if let d = v.departure {
-            out.append(UInt8(ascii: "\""))
-            d.write(into: &out)
-            out.append(UInt8(ascii: "\""))
-        } else {
-            out.append(contentsOf: "null".utf8)
-        }
     }
 
     static func writeFeature(_ v: Visit, into out: inout [UInt8]) {
@@ -142,14 +116,32 @@ public struct VisitsTool: Tool {
         DecimalNumber.write(v.lon, into: &out)
         out.append(UInt8(ascii: ","))
         DecimalNumber.write(v.lat, into: &out)
-        out.append(contentsOf: #"]},"properties":{"hacc":"#.utf8)
+        out.append(contentsOf: #"]},"properties":{"#.utf8)
+        properties(v, duration: true, into: &out)
+        out.append(contentsOf: "}}".utf8)
+    }
+
+    /// The members both forms share: `"hacc"`, `"arrival"` and `"departure"` (null for an open
+    /// end), the GeoJSON form's `"duration"` in seconds, `"fixes"`, and `"trace"` when known.
+    static func properties(_ v: Visit, duration: Bool, into out: inout [UInt8]) {
+        func time(_ name: String, _ t: Timestamp?) {
+            out.append(contentsOf: ",\"\(name)\":".utf8)
+            guard let t else { return out.append(contentsOf: "null".utf8) }
+            out.append(UInt8(ascii: "\""))
+            t.write(into: &out)
+            out.append(UInt8(ascii: "\""))
+        }
+        out.append(contentsOf: #""hacc":"#.utf8)
         DecimalNumber.write((v.hacc * 10).rounded() / 10, into: &out)
-        times(v, into: &out)
-        out.append(contentsOf: #","duration":"#.utf8)
-        if let a = v.arrival, let d = v.departure {
-            DecimalNumber.write(d.seconds - a.seconds, into: &out)
-        } else {
-            out.append(contentsOf: "null".utf8)
+        time("arrival", v.arrival)
+        time("departure", v.departure)
+        if duration {
+            out.append(contentsOf: #","duration":"#.utf8)
+            if let a = v.arrival, let d = v.departure {
+                DecimalNumber.write(d.seconds - a.seconds, into: &out)
+            } else {
+                out.append(contentsOf: "null".utf8)
+            }
         }
         out.append(contentsOf: #","fixes":"#.utf8)
         writeInteger(v.fixes, into: &out)
@@ -157,6 +149,5 @@ public struct VisitsTool: Tool {
             out.append(contentsOf: #","trace":"#.utf8)
             writeString(t, into: &out)
         }
-        out.append(contentsOf: "}}".utf8)
     }
 }

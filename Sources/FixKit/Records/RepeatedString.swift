@@ -1,0 +1,17 @@
+/// Hands back the same `String` while the same bytes keep coming: a stream repeats its trace
+/// (or gpsd its device) on every line, and decoding it anew would allocate once a record.
+struct RepeatedString {
+    private var bytes: [UInt8] = []
+    private var string = ""
+
+    mutating func string(_ raw: UnsafeBufferPointer<UInt8>) -> String {
+        if raw.count == bytes.count,
+            bytes.withUnsafeBufferPointer({ raw.count == 0 || memcmpBytes(raw.baseAddress!, $0.baseAddress!, raw.count) })
+        {
+            return string
+        }
+        bytes = Array(raw)
+        string = String(decoding: raw, as: UTF8.self)
+        return string
+    }
+}
