@@ -20,7 +20,13 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
         ),
-        .target(name: "FixKit", dependencies: ["CFixXML2"]),
+        // zlib for gzip input (libxml2 links it too); in the macOS SDK.
+        .systemLibrary(
+            name: "CFixZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
+        .target(name: "FixKit", dependencies: ["CFixXML2", "CFixZlib"]),
         .executableTarget(name: "gpx2fix", dependencies: ["FixKit"]),
         .executableTarget(name: "fix2gpx", dependencies: ["FixKit"]),
         .executableTarget(name: "fixfilter", dependencies: ["FixKit"]),

@@ -1,6 +1,6 @@
 /// What a GPX document means, element by element: the streaming state behind gpx2fix's GPX
-/// reader. It is fed start tags, text and end tags (by `GPXReader`, the only code that talks
-/// to libxml2) and hands over each point as a `Fix` when its end tag arrives, so memory does
+/// reader. It is fed start tags, text and end tags (by `XMLPushParser`, the only code that
+/// talks to libxml2) and hands over each point as a `Fix` when its end tag arrives, so memory does
 /// not grow with the file.
 ///
 /// Read, in the GPX namespace (see `GPXNamespace`):
@@ -18,7 +18,7 @@
 /// A track's `<name>` must come before its points (as the schema orders it) to name them; a
 /// name that arrives later is ignored, since the points are already written. Names are
 /// trimmed of XML white space; fix2gpx's `name` and `trace` extensions give exact ones.
-struct GPXDocument {
+struct GPXDocument: XMLVocabulary {
     /// Problems found in the document: (line, message).
     typealias ProblemSink = (Int, String) throws -> Void
 
@@ -61,6 +61,19 @@ struct GPXDocument {
     }
 
     // MARK: Events
+
+    mutating func start(
+        name: UnsafePointer<UInt8>, uri: UnsafePointer<UInt8>?, line: Int,
+        attribute: (String) -> UnsafeBufferPointer<UInt8>?, sink: FixSink
+    ) throws {
+        try start(name: name, uri: uri, line: line, attribute: attribute) { try sink.problem(line: $0, $1) }
+    }
+
+    mutating func end(line: Int, sink: FixSink) throws {
+        try end(line: line, problem: { try sink.problem(line: $0, $1) }) { fix, kind in
+            try sink.emit(&fix, kind: kind == .trkpt ? .track : kind == .rtept ? .route : .waypoint)
+        }
+    }
 
     /// A start tag. `attributes` yields (local name, value bytes) for lat/lon lookup.
     mutating func start(

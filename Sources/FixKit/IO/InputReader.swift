@@ -55,9 +55,70 @@ public final class InputReader {
         if ownsDescriptor { close(fd) }
     }
 
-    /// Reads up to `capacity` bytes into `into`; 0 at the end of the input.
+    /// Whether the input is gzip data, read decompressed (known after the first `read`).
+    public private(set) var isGzip = false
+    private var sniffed = false
+    /// Bytes read to tell gzip from the rest, handed out first when the input is not gzip.
+    private var sniffedBytes: [UInt8] = []
+    private var sniffedOffset = 0
+    private var inflater: GzipInflater?
+
+    /// The file name a reader takes as a trace name: without `.gz` when the data was gzip.
+    public var traceFileName: String? {
+        guard let n = name.fileName else { return nil }
+        if isGzip, n.count > 3, n.hasSuffix(".gz") { return String(n.dropLast(3)) }
+        return n
+    }
+
+    /// Reads up to `capacity` bytes into `into`; 0 at the end of the input. gzip data is
+    /// decompressed, whatever the file is called.
     public func read(into p: UnsafeMutableRawPointer, capacity: Int) throws -> Int {
         try beforeRead()
+        if !sniffed { try sniff() }
+        if let inflater {
+            do {
+                return try inflater.read(into: p, capacity: capacity) { q, n in try rawRead(into: q, capacity: n) }
+            } catch {
+                if case .read(let e) = error { throw e }
+                throw InputError(name: name, errno: 0, detail: error.reason)
+            }
+        }
+        if sniffedOffset < sniffedBytes.count {
+            let n = min(capacity, sniffedBytes.count - sniffedOffset)
+            sniffedBytes.withUnsafeBytes { raw in
+                // SAFETY: n bytes from sniffedOffset are within the array, and `p` has room
+                // for capacity >= n bytes.
+                _ = memcpy(p, raw.baseAddress! + sniffedOffset, n)
+            }
+            sniffedOffset += n
+            if sniffedOffset == sniffedBytes.count { sniffedBytes = [] }
+            return n
+        }
+        return try rawRead(into: p, capacity: capacity)
+    }
+
+    /// Reads the first three bytes, however the reads split them, to tell gzip data.
+    private func sniff() throws {
+        sniffed = true
+        var first = [UInt8](repeating: 0, count: 3)
+        var got = 0
+        while got < 3 {
+            let n = try first.withUnsafeMutableBytes { raw in
+                // SAFETY: got < 3 leaves 3 - got bytes of room in the 3-byte buffer.
+                try rawRead(into: raw.baseAddress! + got, capacity: 3 - got)
+            }
+            if n == 0 { break }
+            got += n
+        }
+        sniffedBytes = Array(first[..<got])
+        if GzipInflater.isGzip(sniffedBytes[...]) {
+            isGzip = true
+            inflater = GzipInflater(first: sniffedBytes)
+            sniffedBytes = []
+        }
+    }
+
+    private func rawRead(into p: UnsafeMutableRawPointer, capacity: Int) throws -> Int {
         while true {
             let n = Glibc_read(fd, p, capacity)
             if n >= 0 { return n }
@@ -127,9 +188,17 @@ func Glibc_read(_ fd: Int32, _ p: UnsafeMutableRawPointer, _ n: Int) -> Int {
 public struct InputError: Error, Sendable {
     public var name: InputName
     public var errno: Int32
+    /// What went wrong when it is not a system error (corrupt gzip data).
+    public var detail: String?
+
+    public init(name: InputName, errno: Int32, detail: String? = nil) {
+        self.name = name
+        self.errno = errno
+        self.detail = detail
+    }
 
     /// `cannot read: No such file or directory`, to follow `TOOL: FILE: `.
-    public var reason: String { "cannot read: \(String(cString: strerror(errno)))" }
+    public var reason: String { detail ?? "cannot read: \(String(cString: strerror(errno)))" }
 
     public var message: String { "\(name.path): \(reason)" }
 }

@@ -45,13 +45,15 @@ struct NMEAReader {
     static let gst = NMEASentence.code("GST")
     static let zda = NMEASentence.code("ZDA")
 
-    /// Reads the whole input, whose first bytes are `head`.
+    /// Reads the whole input, whose first bytes are `head`; the first byte stands on line
+    /// `firstLine`.
     mutating func read(
-        _ input: InputReader, head: [UInt8], emit: (inout Fix) throws -> Void, problem: (Int, String) throws -> Void
+        _ input: InputSource, head: [UInt8], firstLine: Int = 1, emit: (inout Fix) throws -> Void,
+        problem: (Int, String) throws -> Void
     ) throws {
         var buffer = head
         var start = 0  // first byte not yet consumed
-        var lineNumber = 1
+        var lineNumber = firstLine
         var eof = false
         var chunk = [UInt8](repeating: 0, count: 1 << 18)
         while true {

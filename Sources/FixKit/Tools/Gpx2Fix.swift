@@ -26,12 +26,25 @@ public struct Gpx2Fix: Tool {
             OptionSpec(
                 "date", value: "YYYY-MM-DD",
                 help: "The UTC date of an NMEA log's first fixes when it has no RMC or ZDA date; dates in the log win."),
+            OptionSpec(
+                "format", value: "NAME",
+                help:
+                    "Read every input as format NAME instead of recognising each from its content; --format help lists the formats."
+            ),
+            OptionSpec(
+                "trace-name", value: "NAME",
+                help: "Give every fix read the trace NAME (standard input has no file name to take one from)."),
         ])
 
     let waypoints: Bool
     let uere: Double?
     /// `--date`: days since 1970-01-01.
     let date: Int64?
+    /// `--format`: read every input as this format; nil recognises each from its content.
+    let format: (any InputFormat.Type)?
+    /// `--format help`: list the formats instead of reading.
+    let listFormats: Bool
+    let traceName: String?
 
     public init(options: ParsedOptions) throws {
         waypoints = options.has("waypoints")
@@ -44,101 +57,61 @@ public struct Gpx2Fix: Tool {
         } else {
             date = nil
         }
+        listFormats = options.string("format") == "help"
+        if let name = options.string("format"), !listFormats {
+            guard let f = InputFormats.named(name) else {
+                throw UsageError("--format '\(name)' is not a format gpx2fix reads (\(InputFormats.names); --format help lists them)")
+            }
+            format = f
+        } else {
+            format = nil
+        }
+        if let name = options.string("trace-name") {
+            guard !name.isEmpty else { throw UsageError("--trace-name needs a name that is not empty") }
+            traceName = name
+        } else {
+            traceName = nil
+        }
     }
 
     public mutating func run(inputs: [InputName], context: ToolContext) throws {
+        if listFormats {
+            try context.output.write(InputFormats.helpText)
+            return
+        }
+        let sink = FixSink(
+            output: context.output, diagnostics: context.diagnostics, waypoints: waypoints, traceName: traceName)
         for name in inputs {
             guard let input = try context.open(name) else { continue }
-            try read(input, context: context)
+            try read(input, into: sink, context: context)
         }
     }
 
-    func read(_ input: InputReader, context: ToolContext) throws {
-        let diagnostics = context.diagnostics
-        let problem: (Int?, String) throws -> Void = { line, message in
-            try diagnostics.problem(input.name, line: line, message)
-        }
-        // Read until the first meaningful byte to tell the format from the content.
-        var head: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        var firstByte: UInt8?
-        while firstByte == nil {
-            let n = try chunk.withUnsafeMutableBytes { try input.read(into: $0.baseAddress!, capacity: $0.count) }
-            if n == 0 { break }
-            head.append(contentsOf: chunk[..<n])
-            firstByte = Gpx2Fix.firstMeaningfulByte(head)
-        }
-        guard let firstByte else {
-            try problem(
-                nil,
-                head.isEmpty
-                    ? "the input is empty: expected a GPX file"
-                    : "the input holds only white space: expected a GPX file")
+    /// Reads one input: recognises its format, then hands it to that format's reader.
+    func read(_ input: InputReader, into sink: FixSink, context: ToolContext) throws {
+        sink.begin(input.name)
+        do {
+            switch try InputFormats.open(input, forced: format) {
+            case .empty(let whiteSpace):
+                try sink.problem(
+                    line: nil,
+                    (whiteSpace ? "the input holds only white space" : "the input is empty")
+                        + ": expected GPS data (\(InputFormats.names))")
+            case .format(let type, let source):
+                let settings = ReaderSettings(fileName: input.traceFileName, uere: uere, date: date)
+                var reader = type.init(settings: settings)
+                try reader.read(source, into: sink)
+            }
+        } catch let error as InputError {
+            // Everything read before the failure is written, then the failure is reported, and
+            // the next input is read.
+            try sink.end()
+            try context.diagnostics.problem(input.name, line: nil, error.reason)
             return
+        } catch {
+            sink.abandon()
+            throw error
         }
-        let output = context.output
-        guard firstByte == UInt8(ascii: "<") else {
-            var reader = NMEAReader(fileName: input.name.fileName, uere: uere, date: date)
-            try reader.read(
-                input, head: head,
-                emit: { fix in
-                    FixEncoder.encode(fix, into: &output.buffer)
-                    try output.didAppend()
-                },
-                problem: { line, message in try problem(line, message) })
-            if !reader.recognizedAnything {
-                let shown = String(decoding: head.prefix(while: { $0 != 0x0A && $0 != 0x0D }).prefix(40), as: UTF8.self)
-                try problem(1, "not GPX, NMEA 0183 or gpsd JSON: it starts with \"\(shown)\"")
-                return
-            }
-            // Notes follow the fixes they speak of, on a terminal too.
-            try output.flush()
-            if let summary = reader.noiseSummary { diagnostics.note("\(input.name.path): \(summary)") }
-            if reader.assembler.fixes == 0, reader.assembler.epochs > 0 {
-                diagnostics.note(
-                    "\(input.name.path): none of its \(reader.assembler.epochs) NMEA epochs has a valid position (all void): no fixes"
-                )
-            }
-            if reader.assembler.wroteUndated {
-                diagnostics.note(
-                    "\(input.name.path): the log gives no date (no RMC or ZDA): fixes written without time; give --date YYYY-MM-DD"
-                )
-            }
-            return
-        }
-        var spool = WaypointSpool()
-        var sawTrackOrRoute = false
-        let reader = GPXReader(fileName: input.name.fileName, uere: uere)
-        try reader.read(
-            input, prefix: head,
-            onFix: { fix, kind in
-                if kind == .waypoint && !waypoints {
-                    if !sawTrackOrRoute { try spool.append(fix) }
-                    return
-                }
-                if kind != .waypoint && !sawTrackOrRoute {
-                    sawTrackOrRoute = true
-                    spool.discard()
-                }
-                FixEncoder.encode(fix, into: &output.buffer)
-                try output.didAppend()
-            },
-            problem: { line, message in try problem(line, message) })
-        if !sawTrackOrRoute { try spool.drain(to: output) }
-    }
-
-    /// The first byte after a UTF-8 BOM and white space, or nil if there is none yet.
-    static func firstMeaningfulByte(_ bytes: [UInt8]) -> UInt8? {
-        var i = 0
-        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { i = 3 }
-        // UTF-16 files start with a BOM of FF FE or FE FF: libxml2 reads them as XML.
-        if bytes.count >= 2, (bytes[0] == 0xFF && bytes[1] == 0xFE) || (bytes[0] == 0xFE && bytes[1] == 0xFF) {
-            return UInt8(ascii: "<")
-        }
-        while i < bytes.count {
-            if !isXMLSpace(bytes[i]) { return bytes[i] }
-            i += 1
-        }
-        return nil
+        try sink.end()
     }
 }

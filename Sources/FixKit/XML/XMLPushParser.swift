@@ -1,0 +1,242 @@
+// Not re-exported: clients (and the tests, which import Foundation) must not see libxml2's headers,
+// whose copy of ICU's UErrorCode clashes with Foundation's.
+internal import CFixXML2
+
+/// One XML vocabulary (GPX, TCX, KML): what its elements mean. `XMLPushParser` feeds it start
+/// tags, text and end tags, and it hands each point to the sink as soon as it is complete.
+protocol XMLVocabulary {
+    /// Elements open now; above 0 at the end of the input means the file was cut off.
+    var depth: Int { get }
+    /// Whether text is wanted now (`characters` is called only then).
+    var capturing: Bool { get }
+    /// A start tag: local name and namespace URI as NUL-terminated UTF-8 (libxml2 interns
+    /// both, so the same pointer comes back for the same name), and an attribute lookup by
+    /// unqualified local name. The pointers live until the callback returns.
+    mutating func start(
+        name: UnsafePointer<UInt8>, uri: UnsafePointer<UInt8>?, line: Int,
+        attribute: (String) -> UnsafeBufferPointer<UInt8>?, sink: FixSink
+    ) throws
+    /// Text inside the element being captured; may come in several pieces.
+    mutating func characters(_ bytes: UnsafeBufferPointer<UInt8>)
+    /// An end tag.
+    mutating func end(line: Int, sink: FixSink) throws
+}
+
+/// The one door to libxml2: its SAX2 push parser, driving an `XMLVocabulary`.
+///
+/// Never a DOM: bytes are pushed in chunks and each point is handed over at its end tag, so
+/// memory is constant whatever the file size. Hostile input is refused, not expanded: no
+/// network (`XML_PARSE_NONET`), no DTD loading, and no entity substitution (no
+/// `XML_PARSE_NOENT`). Entities declared in a DOCTYPE are never stored (this handler has no
+/// `entityDecl`), so a reference to one, a billion-laughs bomb or an external entity aimed at
+/// a local file, is a well-formedness error at its line and nothing is expanded or read.
+/// Every libxml2 diagnostic becomes a problem with its line and column.
+enum XMLPushParser {
+    /// Parses all of `source` with `vocabulary`, writing to `sink`.
+    static func parse<V: XMLVocabulary>(_ source: InputSource, vocabulary: V, sink: FixSink) throws {
+        let state = SAXState(vocabulary: vocabulary, sink: sink, lineBase: source.firstLine - 1)
+        try state.run(source)
+    }
+}
+
+/// What the C callbacks reach through `userData`. Not generic, because a C function pointer
+/// cannot capture a generic parameter; `SAXState<V>` overrides it, so each callback costs one
+/// class-method call and then runs specialised code.
+private class SAXCallbacks {
+    var pendingError: Error?
+    var capturing: Bool { false }
+    func start(
+        name: UnsafePointer<UInt8>, uri: UnsafePointer<UInt8>?, nbAttributes: Int32,
+        attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+    ) {}
+    func end() {}
+    func characters(_ bytes: UnsafeBufferPointer<UInt8>) {}
+    func report(_ e: xmlError) {}
+}
+
+/// libxml2's view of one parse.
+private final class SAXState<V: XMLVocabulary>: SAXCallbacks {
+    /// The vocabulary lives behind a pointer: every SAX callback mutates it, and a stored
+    /// property of a class would pay a dynamic exclusivity check on each access.
+    /// SAFETY: libxml2 calls back on this thread only, one callback at a time, and only while
+    /// `run` holds the state; the pointer is freed in deinit, after the parse.
+    let vocabulary: UnsafeMutablePointer<V>
+    let sink: FixSink
+    /// Lines before the first byte pushed (white space gpx2fix skipped to recognise the format).
+    let lineBase: Int
+    var parser: xmlParserCtxtPtr?
+    var sawFatal = false
+    /// Set while the end of the input is pushed: a fatal error then means a cut-off file.
+    var terminating = false
+
+    init(vocabulary: V, sink: FixSink, lineBase: Int) {
+        self.vocabulary = .allocate(capacity: 1)
+        self.vocabulary.initialize(to: vocabulary)
+        self.sink = sink
+        self.lineBase = lineBase
+    }
+
+    deinit {
+        vocabulary.deinitialize(count: 1)
+        vocabulary.deallocate()
+    }
+
+    var line: Int { lineBase + (parser.map { Int(xmlSAX2GetLineNumber($0)) } ?? 0) }
+
+    override var capturing: Bool { vocabulary.pointee.capturing }
+
+    func fail(_ error: Error) {
+        if pendingError == nil { pendingError = error }
+        if let parser { xmlStopParser(parser) }
+    }
+
+    override func start(
+        name: UnsafePointer<UInt8>, uri: UnsafePointer<UInt8>?, nbAttributes: Int32,
+        attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+    ) {
+        guard pendingError == nil else { return }
+        // Each attribute is five pointers: localname, prefix, URI, value, value end.
+        // SAFETY: libxml2 gives nbAttributes such groups, valid until this callback returns,
+        // which the lookup closure does not outlive.
+        let attribute: (String) -> UnsafeBufferPointer<UInt8>? = { wanted in
+            guard let attributes else { return nil }
+            for k in 0..<Int(nbAttributes) {
+                let base = 5 * k
+                // Unqualified attributes only: the vocabularies' coordinates are never prefixed.
+                guard let name = attributes[base], attributes[base + 2] == nil, cStringEquals(name, wanted),
+                    let value = attributes[base + 3], let end = attributes[base + 4]
+                else { continue }
+                return UnsafeBufferPointer(start: value, count: value.distance(to: end))
+            }
+            return nil
+        }
+        do {
+            try vocabulary.pointee.start(name: name, uri: uri, line: line, attribute: attribute, sink: sink)
+        } catch {
+            fail(error)
+        }
+    }
+
+    override func end() {
+        guard pendingError == nil else { return }
+        do {
+            try vocabulary.pointee.end(line: line, sink: sink)
+        } catch {
+            fail(error)
+        }
+    }
+
+    override func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
+        vocabulary.pointee.characters(bytes)
+    }
+
+    func run(_ source: InputSource) throws {
+        var handler = xmlSAXHandler()
+        handler.initialized = XML_SAX2_MAGIC
+        // The callbacks borrow the state (`_withUnsafeGuaranteedRef`): `run` holds it for the
+        // whole parse, so no retain and release is needed per callback (measured: it was 8% of
+        // the instructions per GPX point).
+        handler.startElementNs = { ctx, localname, _, uri, _, _, nbAttributes, _, attributes in
+            guard let ctx, let localname else { return }
+            Unmanaged<SAXCallbacks>.fromOpaque(ctx)._withUnsafeGuaranteedRef { state in
+                state.start(name: localname, uri: uri, nbAttributes: nbAttributes, attributes: attributes)
+            }
+        }
+        handler.endElementNs = { ctx, _, _, _ in
+            guard let ctx else { return }
+            Unmanaged<SAXCallbacks>.fromOpaque(ctx)._withUnsafeGuaranteedRef { state in state.end() }
+        }
+        let characters: charactersSAXFunc = { ctx, chars, count in
+            guard let ctx, let chars, count > 0 else { return }
+            Unmanaged<SAXCallbacks>.fromOpaque(ctx)._withUnsafeGuaranteedRef { state in
+                // SAFETY: libxml2's text is valid for `count` bytes during this callback.
+                if state.capturing { state.characters(UnsafeBufferPointer(start: chars, count: Int(count))) }
+            }
+        }
+        handler.characters = characters
+        handler.cdataBlock = characters
+        handler.serror = { ctx, error in
+            guard let ctx, let error else { return }
+            Unmanaged<SAXCallbacks>.fromOpaque(ctx)._withUnsafeGuaranteedRef { state in state.report(error.pointee) }
+        }
+
+        let me = Unmanaged.passUnretained(self as SAXCallbacks).toOpaque()
+        // libxml2 reads the encoding from the first four bytes (a UTF-16 BOM, `<?xm`).
+        var first = [UInt8](repeating: 0, count: 4)
+        var head = 0
+        while head < 4 {
+            let n = try first.withUnsafeMutableBytes { raw in
+                // SAFETY: raw is valid inside the closure; head < 4 leaves 4 - head bytes of room.
+                try source.read(into: raw.baseAddress! + head, capacity: 4 - head)
+            }
+            if n == 0 { break }
+            head += n
+        }
+        // Without a file name libxml2 calls the input "(null)" in nothing we show; the name we
+        // report comes from Diagnostics.
+        parser = first.withUnsafeBufferPointer { p in
+            // SAFETY: the 4-byte buffer outlives the call, which copies the bytes it is given.
+            p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: 4) {
+                xmlCreatePushParserCtxt(&handler, me, $0, Int32(head), nil)
+            }
+        }
+        guard let parser else { throw XMLParserUnavailable() }
+        defer {
+            xmlFreeParserCtxt(parser)
+            self.parser = nil
+        }
+        let options = Int32(XML_PARSE_NONET.rawValue) | Int32(XML_PARSE_NOCDATA.rawValue)
+        xmlCtxtUseOptions(parser, options)
+
+        func push(_ bytes: UnsafeRawBufferPointer, terminate: Bool) -> Bool {
+            // SAFETY: xmlParseChunk copies what it needs of the bytes before it returns.
+            let rc = bytes.withMemoryRebound(to: CChar.self) { p in
+                xmlParseChunk(parser, p.baseAddress, Int32(p.count), terminate ? 1 : 0)
+            }
+            return rc == 0 && !sawFatal && pendingError == nil
+        }
+        var going = head == 4
+        var buffer = [UInt8](repeating: 0, count: 1 << 18)
+        while going {
+            let n = try source.read(into: &buffer)
+            if n == 0 { break }
+            going = buffer.withUnsafeBytes { push(UnsafeRawBufferPointer(rebasing: $0[..<n]), terminate: false) }
+        }
+        if going || head < 4 {
+            terminating = true
+            _ = push(UnsafeRawBufferPointer(start: nil, count: 0), terminate: true)
+        }
+        if let pendingError { throw pendingError }
+    }
+
+    /// Turns a libxml2 diagnostic into our problem, with its line and column. Warnings (such as
+    /// an unknown encoding name libxml2 can still read) are not problems.
+    override func report(_ e: xmlError) {
+        guard pendingError == nil else { return }
+        let level = e.level.rawValue
+        guard level >= XML_ERR_ERROR.rawValue else { return }
+        if level == XML_ERR_FATAL.rawValue {
+            guard !sawFatal else { return }
+            sawFatal = true
+        }
+        var message = e.message.map { String(cString: $0) } ?? "XML error \(e.code)"
+        while message.last?.isWhitespace == true { message.removeLast() }
+        if terminating, vocabulary.pointee.depth > 0 {
+            // libxml2's words for this ("Extra content at the end of the document", "Premature
+            // end of data") do not say what happened.
+            message = "the input ends inside an open element, as a truncated file does (libxml2: \(message))"
+        }
+        let kind = level == XML_ERR_FATAL.rawValue ? "XML is not well formed" : "XML error"
+        let column = e.int2 > 0 ? " (column \(e.int2))" : ""
+        let stop = level == XML_ERR_FATAL.rawValue ? "; reading stops here" : ""
+        do {
+            try sink.problem(line: lineBase + Int(e.line), "\(kind): \(message)\(column)\(stop)")
+        } catch {
+            fail(error)
+        }
+    }
+}
+
+struct XMLParserUnavailable: Error, CustomStringConvertible {
+    var description: String { "libxml2 could not create a parser (out of memory?)" }
+}
