@@ -169,6 +169,10 @@ struct GPXDocument: XMLVocabulary {
         }
     }
 
+    mutating func characters(_ bytes: UnsafeBufferPointer<UInt8>, sink: FixSink) {
+        characters(bytes)
+    }
+
     mutating func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard captureDepth != 0, text.count < GPXDocument.maxText else { return }
         text.append(contentsOf: bytes.prefix(GPXDocument.maxText - text.count))

@@ -18,6 +18,8 @@ final class GzipInflater {
     /// Bytes produced, for messages.
     private(set) var inflatedCount = 0
     private var initialised = false
+    /// An error found by the call that also inflated bytes: thrown by the next call.
+    private var pendingError: GzipError?
 
     /// `first` holds compressed bytes already read (the magic number at least).
     init(first: [UInt8]) {
@@ -36,6 +38,10 @@ final class GzipInflater {
         into p: UnsafeMutableRawPointer, capacity: Int,
         fill: (UnsafeMutableRawPointer, Int) throws -> Int
     ) throws(GzipError) -> Int {
+        if let pendingError {
+            self.pendingError = nil
+            throw pendingError
+        }
         guard !ended, capacity > 0 else { return 0 }
         while true {
             if inputOffset == inputCount {
@@ -93,7 +99,13 @@ final class GzipInflater {
             default:
                 let message = stream.msg.map { String(cString: $0) } ?? "zlib error \(rc)"
                 ended = true
-                throw GzipError.corrupt(message, compressed: compressedOffset)
+                let error = GzipError.corrupt(message, compressed: compressedOffset)
+                // What this call inflated before the damage is handed out first.
+                if produced > 0 {
+                    pendingError = error
+                    return produced
+                }
+                throw error
             }
         }
     }
@@ -125,7 +137,8 @@ enum GzipError: Error {
     var reason: String {
         switch self {
         case .truncated(let c, let i):
-            return "the gzip data ends early, as a truncated .gz does (after \(c) compressed bytes, \(i) bytes inflated)"
+            return
+                "the gzip data ends early, as a truncated .gz does (after \(c) compressed bytes, \(i) bytes inflated)"
         case .corrupt(let m, let c):
             return "the gzip data is corrupt near compressed byte \(c) (zlib: \(m))"
         case .read(let e):

@@ -118,7 +118,17 @@ public final class InputReader {
         }
     }
 
+    /// For tests: caps each read at the size it returns, given the read's number, so that a
+    /// test can deliver a file in pieces of any size, as a pipe or a live feed does.
+    var readSizeLimit: ((Int) -> Int)?
+    private var reads = 0
+
     private func rawRead(into p: UnsafeMutableRawPointer, capacity: Int) throws -> Int {
+        var capacity = capacity
+        if let readSizeLimit {
+            reads += 1
+            capacity = max(1, min(capacity, readSizeLimit(reads)))
+        }
         while true {
             let n = Glibc_read(fd, p, capacity)
             if n >= 0 { return n }

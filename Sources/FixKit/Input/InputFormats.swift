@@ -6,6 +6,8 @@
 /// NMEA last, which is also the fallback (see `NMEAFormat`).
 public enum InputFormats {
     static let all: [any InputFormat.Type] = [
+        TCXFormat.self,
+        KMLFormat.self,
         GPXFormat.self,
         GPSDFormat.self,
         NMEAFormat.self,
@@ -22,7 +24,8 @@ public enum InputFormats {
     /// `--format help`: one line a format.
     static var helpText: String {
         let width = all.map { $0.name.count }.max() ?? 0
-        var text = "Formats gpx2fix reads (--format NAME forces one; by default each input's is recognised from its content):\n"
+        var text =
+            "Formats gpx2fix reads (--format NAME forces one; by default each input's is recognised from its content):\n"
         for f in all {
             text += "  " + f.name + String(repeating: " ", count: width - f.name.count + 2) + f.summary + "\n"
         }

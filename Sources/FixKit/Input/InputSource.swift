@@ -82,7 +82,9 @@ func escapedForMessage(_ bytes: some Collection<UInt8>) -> String {
                 let seq = it.prefix(need)
                 var decoder = UTF8()
                 var iterator = seq.makeIterator()
-                if case .scalarValue(let scalar) = decoder.decode(&iterator), !scalar.properties.generalCategory.isControl {
+                if case .scalarValue(let scalar) = decoder.decode(&iterator),
+                    !scalar.properties.generalCategory.isControl
+                {
                     out.unicodeScalars.append(scalar)
                     it = it.dropFirst(need)
                     continue

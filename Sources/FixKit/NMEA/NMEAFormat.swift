@@ -2,7 +2,8 @@
 /// with gpsd's JSON greeting): one reader, `NMEAReader`, takes both, line by line.
 struct NMEAFormat: InputFormat {
     static let name = "nmea"
-    static let summary = "NMEA 0183 logs: RMC, GGA, GNS, GLL, VTG, GSA, GST, ZDA from any talker (receivers, loggers, gpspipe -r)"
+    static let summary =
+        "NMEA 0183 logs: RMC, GGA, GNS, GLL, VTG, GSA, GST, ZDA from any talker (receivers, loggers, gpspipe -r)"
 
     /// A sentence start (`$` or `!` and a letter) in the first line. Also the format gpx2fix
     /// falls back on when no format recognises an input: NMEA logs often begin with binary
@@ -25,13 +26,22 @@ struct NMEAFormat: InputFormat {
     }
 
     mutating func read(_ source: InputSource, into sink: FixSink) throws {
-        try reader.read(
-            source, head: [], firstLine: source.firstLine,
-            emit: { fix in try sink.emit(&fix) },
-            problem: { line, message in try sink.problem(line: line, message) })
+        do {
+            try reader.read(
+                source, head: [], firstLine: source.firstLine,
+                emit: { fix in try sink.emit(&fix) },
+                problem: { line, message in try sink.problem(line: line, message) })
+        } catch let error as InputError {
+            // The input failed (a cut .gz, a read error): the epoch read before it is complete
+            // and is still written, then the failure is reported.
+            try reader.assembler.finish(emit: { fix in try sink.emit(&fix) })
+            throw error
+        }
         if !reader.recognizedAnything {
             // `InputFormats` falls back on this reader: say what was expected, and what came.
-            try sink.problem(line: source.firstLine, "not a format gpx2fix reads (\(InputFormats.names)): it starts with \(source.shownHead)")
+            try sink.problem(
+                line: source.firstLine,
+                "not a format gpx2fix reads (\(InputFormats.names)): it starts with \(source.shownHead)")
             return
         }
         if let summary = reader.noiseSummary { sink.note(summary) }

@@ -3,9 +3,10 @@ public struct Gpx2Fix: Tool {
     public static let description = ToolDescription(
         name: "gpx2fix",
         summary:
-            "Read GPX 1.0 and 1.1, NMEA 0183 logs and gpsd's JSON, and write one fix (GPS position) a line as NDJSON.",
+            "Read GPX, TCX, KML, NMEA 0183 logs and gpsd's JSON (gzip too), and write one fix (GPS position) a line as NDJSON.",
         details: """
-            Track and route points are written in document order; waypoints only when the file
+            Each input's format is recognised from its content (--format help lists them); gzip
+            input is decompressed as it is read. Track and route points are written in document order; waypoints only when the file
             has no track or route points (as in Xcode simulation files), or with --waypoints.
             trace is the track's or route's <name>, else the file's name; seg counts the
             <trkseg> elements of a track from 0. Times without a zone are read as UTC.
@@ -60,7 +61,9 @@ public struct Gpx2Fix: Tool {
         listFormats = options.string("format") == "help"
         if let name = options.string("format"), !listFormats {
             guard let f = InputFormats.named(name) else {
-                throw UsageError("--format '\(name)' is not a format gpx2fix reads (\(InputFormats.names); --format help lists them)")
+                throw UsageError(
+                    "--format '\(name)' is not a format gpx2fix reads (\(InputFormats.names); --format help lists them)"
+                )
             }
             format = f
         } else {
@@ -79,12 +82,16 @@ public struct Gpx2Fix: Tool {
             try context.output.write(InputFormats.helpText)
             return
         }
-        let sink = FixSink(
-            output: context.output, diagnostics: context.diagnostics, waypoints: waypoints, traceName: traceName)
+        let sink = sink(context)
         for name in inputs {
             guard let input = try context.open(name) else { continue }
             try read(input, into: sink, context: context)
         }
+    }
+
+    /// Where this run's readers write.
+    func sink(_ context: ToolContext) -> FixSink {
+        FixSink(output: context.output, diagnostics: context.diagnostics, waypoints: waypoints, traceName: traceName)
     }
 
     /// Reads one input: recognises its format, then hands it to that format's reader.

@@ -16,8 +16,8 @@ protocol XMLVocabulary {
         name: UnsafePointer<UInt8>, uri: UnsafePointer<UInt8>?, line: Int,
         attribute: (String) -> UnsafeBufferPointer<UInt8>?, sink: FixSink
     ) throws
-    /// Text inside the element being captured; may come in several pieces.
-    mutating func characters(_ bytes: UnsafeBufferPointer<UInt8>)
+    /// Text inside the element being captured; may come in several pieces, split anywhere.
+    mutating func characters(_ bytes: UnsafeBufferPointer<UInt8>, sink: FixSink) throws
     /// An end tag.
     mutating func end(line: Int, sink: FixSink) throws
 }
@@ -127,7 +127,12 @@ private final class SAXState<V: XMLVocabulary>: SAXCallbacks {
     }
 
     override func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
-        vocabulary.pointee.characters(bytes)
+        guard pendingError == nil else { return }
+        do {
+            try vocabulary.pointee.characters(bytes, sink: sink)
+        } catch {
+            fail(error)
+        }
     }
 
     func run(_ source: InputSource) throws {

@@ -1,0 +1,57 @@
+/// The text of one element, collected from libxml2's pieces, and the conversions the XML
+/// vocabularies share. At most `limit` bytes are kept; `overflowed` says when more came.
+struct ElementText {
+    static let limit = 1 << 20
+    private(set) var bytes: [UInt8] = []
+    private(set) var overflowed = false
+
+    init() { bytes.reserveCapacity(256) }
+
+    mutating func reset() {
+        bytes.removeAll(keepingCapacity: true)
+        overflowed = false
+    }
+
+    mutating func append(_ piece: UnsafeBufferPointer<UInt8>) {
+        let room = ElementText.limit - bytes.count
+        if piece.count > room { overflowed = true }
+        bytes.append(contentsOf: piece.prefix(max(room, 0)))
+    }
+
+    /// Whether the text is empty or white space only: such an element says nothing.
+    var isBlank: Bool { bytes.allSatisfy(isXMLSpace) }
+
+    /// The text without XML white space at its ends.
+    var trimmed: String {
+        var s = 0
+        var e = bytes.count
+        while s < e, isXMLSpace(bytes[s]) { s += 1 }
+        while e > s, isXMLSpace(bytes[e - 1]) { e -= 1 }
+        return String(decoding: bytes[s..<e], as: UTF8.self)
+    }
+
+    /// For a message: the trimmed text, shortened and escaped.
+    var shown: String {
+        let t = Array(trimmed.utf8)
+        return escapedForMessage(t.prefix(60)) + (t.count > 60 ? "..." : "")
+    }
+
+    var number: Double? { bytes.withUnsafeBufferPointer { DecimalNumber.parse($0, trimmingXMLSpace: true) } }
+
+    var timestamp: Timestamp? {
+        var s = 0
+        var e = bytes.count
+        while s < e, isXMLSpace(bytes[s]) { s += 1 }
+        while e > s, isXMLSpace(bytes[e - 1]) { e -= 1 }
+        return bytes.withUnsafeBufferPointer { Timestamp.parse(UnsafeBufferPointer(rebasing: $0[s..<e])) }
+    }
+}
+
+/// Compares a NUL-terminated name from libxml2 with a literal.
+@inline(__always)
+func xmlNameIs(_ p: UnsafePointer<UInt8>, _ s: StaticString) -> Bool {
+    let n = s.utf8CodeUnitCount
+    let w = s.utf8Start
+    for k in 0..<n where p[k] != w[k] { return false }
+    return p[n] == 0
+}

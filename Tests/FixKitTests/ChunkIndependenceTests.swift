@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+@testable import FixKit
+
+/// gpx2fix's output and messages do not depend on how its input arrives: every corpus file,
+/// of every format, read whole and read in random pieces (the first ones of one to three
+/// bytes, so that a byte order mark, a magic number or a CR LF is split), gives the same
+/// bytes on standard output and standard error.
+@Suite("gpx2fix reads the same whatever the read sizes")
+struct ChunkIndependenceTests {
+    static let files: [String] = {
+        guard let corpus = Tools.corpus else { return [] }
+        let folders = ((try? FileManager.default.contentsOfDirectory(atPath: corpus.path)) ?? [])
+            .filter { !["LICENSES", "xsd"].contains($0) }
+        return folders.flatMap { folder in
+            ((try? FileManager.default.contentsOfDirectory(atPath: corpus.appendingPathComponent(folder).path)) ?? [])
+                .map { "\(folder)/\($0)" }
+        }.sorted()
+    }()
+
+    /// Runs gpx2fix in this process on `path`, with each read capped by `sizes`; returns what
+    /// it wrote to standard output and standard error, and its exit status.
+    static func run(_ path: String, sizes: ((Int) -> Int)?) throws -> (out: Data, err: Data, status: Int32) {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fixkit-chunks-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let outPath = dir.appendingPathComponent("out").path
+        let errPath = dir.appendingPathComponent("err").path
+        let outFD = open(outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let errFD = open(errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        defer {
+            close(outFD)
+            close(errFD)
+        }
+        let output = OutputSink(fd: outFD)
+        let diagnostics = Diagnostics(tool: "gpx2fix", strict: false, fd: errFD)
+        let context = ToolContext(output: output, diagnostics: diagnostics)
+        let options = try ParsedOptions(arguments: [path], table: Gpx2Fix.description.options)
+        let tool = try Gpx2Fix(options: options)
+        let input = try InputReader(name: InputName(path), beforeRead: { try output.flush() })
+        input.readSizeLimit = sizes
+        try tool.read(input, into: tool.sink(context), context: context)
+        try output.flush()
+        return (
+            try Data(contentsOf: URL(fileURLWithPath: outPath)), try Data(contentsOf: URL(fileURLWithPath: errPath)),
+            diagnostics.exitStatus
+        )
+    }
+
+    @Test(
+        "whole and in random pieces: the same output and messages",
+        .enabled(if: Tools.corpus != nil, Comment(rawValue: Tools.corpusMissing)),
+        arguments: ChunkIndependenceTests.files)
+    func sameOutput(file: String) throws {
+        let path = try #require(Tools.corpus).appendingPathComponent(file).path
+        let whole = try Self.run(path, sizes: nil)
+        var generator = FixGenerator(
+            seed: file.utf8.reduce(UInt64(1469598103934665603)) { ($0 ^ UInt64($1)) &* 1099511628211 })
+        let pieces = try Self.run(
+            path,
+            sizes: { n in n <= 8 ? 1 + Int(generator.nextUInt() % 3) : 1 + Int(generator.nextUInt() % 9000) })
+        #expect(pieces.status == whole.status, "\(file)")
+        #expect(
+            pieces.err == whole.err,
+            "\(file): messages differ:\n\(String(decoding: whole.err, as: UTF8.self))\n---\n\(String(decoding: pieces.err, as: UTF8.self))"
+        )
+        #expect(pieces.out == whole.out, "\(file): output differs (\(whole.out.count) and \(pieces.out.count) bytes)")
+    }
+}
