@@ -38,7 +38,7 @@ struct ChunkIndependenceTests {
         let context = ToolContext(output: output, diagnostics: diagnostics)
         let options = try ParsedOptions(arguments: [path], table: Gpx2Fix.description.options)
         let tool = try Gpx2Fix(options: options)
-        let input = try InputReader(name: InputName(path), beforeRead: { try output.flush() })
+        let input = try InputReader(name: InputName(path), decompressing: true, beforeRead: { try output.flush() })
         input.readSizeLimit = sizes
         try tool.read(input, into: tool.sink(context), context: context)
         try output.flush()

@@ -128,18 +128,7 @@ struct CorpusGPXTests {
         let theirs = try Self.fixes(oracle.out, who: "oracle", file: mode)
         #expect(mine.count == theirs.count, "\(mode): gpx2fix writes \(mine.count) fixes, the oracle \(theirs.count)")
 
-        var differences: [String] = []
-        for (index, (a, b)) in zip(mine, theirs).enumerated() {
-            let keys = Set(a.fields.map(\.key)).union(b.fields.map(\.key))
-            for key in Self.fieldOrder.filter(keys.contains) + keys.subtracting(Self.fieldOrder).sorted() {
-                if Self.isKnown(file, key) { continue }
-                let x = a[key], y = b[key]
-                if !Self.sameValue(key, x, y) {
-                    differences.append(
-                        "fix #\(index) (oracle lat \(b["lat"]?.text ?? "?") lon \(b["lon"]?.text ?? "?")) \(key): gpx2fix \(x?.text ?? "absent"), oracle \(y?.text ?? "absent")")
-                }
-            }
-        }
+        let differences = Self.fieldDifferences(mine, theirs, skipping: { Self.isKnown(file, $0) })
         // One issue per file, listing the first differences: a systematic bug in a 10,000-point
         // file should not bury the report.
         if !differences.isEmpty {
@@ -148,6 +137,25 @@ struct CorpusGPXTests {
                     rawValue: "\(mode): \(differences.count) field differences; first ones:\n  "
                         + differences.prefix(15).joined(separator: "\n  ")))
         }
+    }
+
+    /// Every field whose value differs between two readings of the same fixes, pair by pair,
+    /// in the record's field order, as lines for a test's message; `skipping` leaves out
+    /// fields whose differences are known and explained.
+    static func fieldDifferences(_ mine: [Fix], _ theirs: [Fix], skipping: (String) -> Bool = { _ in false }) -> [String] {
+        var differences: [String] = []
+        for (index, (a, b)) in zip(mine, theirs).enumerated() {
+            let keys = Set(a.fields.map(\.key)).union(b.fields.map(\.key))
+            for key in fieldOrder.filter(keys.contains) + keys.subtracting(fieldOrder).sorted() {
+                if skipping(key) { continue }
+                let x = a[key], y = b[key]
+                if !sameValue(key, x, y) {
+                    differences.append(
+                        "fix #\(index) (oracle lat \(b["lat"]?.text ?? "?") lon \(b["lon"]?.text ?? "?")) \(key): gpx2fix \(x?.text ?? "absent"), oracle \(y?.text ?? "absent")")
+                }
+            }
+        }
+        return differences
     }
 
     // MARK: (c) the output text follows the fix record

@@ -53,14 +53,7 @@ struct CorpusXMLFormatsTests {
         let mine = try CorpusGPXTests.fixes(tool.out, who: "gpx2fix", file: file)
         let theirs = try CorpusGPXTests.fixes(oracle.out, who: "oracle", file: file)
         #expect(mine.count == theirs.count, "\(file): gpx2fix writes \(mine.count) fixes, the oracle \(theirs.count)")
-        var differences: [String] = []
-        for (index, (a, b)) in zip(mine, theirs).enumerated() {
-            let keys = Set(a.fields.map(\.key)).union(b.fields.map(\.key))
-            for key in keys.sorted() where !CorpusGPXTests.sameValue(key, a[key], b[key]) {
-                differences.append(
-                    "fix #\(index) \(key): gpx2fix \(a[key]?.text ?? "absent"), oracle \(b[key]?.text ?? "absent")")
-            }
-        }
+        let differences = CorpusGPXTests.fieldDifferences(mine, theirs)
         #expect(
             differences.isEmpty,
             "\(file): \(differences.count) differences:\n  \(differences.prefix(10).joined(separator: "\n  "))")

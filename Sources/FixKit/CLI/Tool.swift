@@ -50,11 +50,12 @@ public struct ToolContext {
         }
     }
 
-    /// Opens an input, reporting one that cannot be opened (exit 1) and returning nil.
-    public func open(_ name: InputName) throws -> InputReader? {
+    /// Opens an input, reporting one that cannot be opened (exit 1) and returning nil. With
+    /// `decompressing`, gzip data is read decompressed.
+    public func open(_ name: InputName, decompressing: Bool = false) throws -> InputReader? {
         let output = self.output
         do {
-            return try InputReader(name: name, beforeRead: { try output.flush() })
+            return try InputReader(name: name, decompressing: decompressing, beforeRead: { try output.flush() })
         } catch {
             try diagnostics.problem(name, line: nil, error.reason)
             return nil

@@ -19,9 +19,6 @@
 /// name that arrives later is ignored, since the points are already written. Names are
 /// trimmed of XML white space; fix2gpx's `name` and `trace` extensions give exact ones.
 struct GPXDocument: XMLVocabulary {
-    /// Problems found in the document: (line, message).
-    typealias ProblemSink = (Int, String) throws -> Void
-
     var fileName: String?
     var uere: Double?
 
@@ -50,42 +47,28 @@ struct GPXDocument: XMLVocabulary {
     private var captureIsContainerName = false
     /// The name comes from fix2gpx's extension: exact, not trimmed, and it wins.
     private var captureExact = false
-    var text: [UInt8] = []
+    var text = ElementText()
     var capturing: Bool { captureDepth != 0 }
-    static let maxText = 1 << 20
 
     init(fileName: String?, uere: Double?) {
         self.fileName = fileName
         self.uere = uere
-        text.reserveCapacity(256)
     }
 
     // MARK: Events
 
-    mutating func start(
-        name: UnsafePointer<UInt8>, uri: UnsafePointer<UInt8>?, line: Int,
-        attribute: (String) -> UnsafeBufferPointer<UInt8>?, sink: FixSink
-    ) throws {
-        try start(name: name, uri: uri, line: line, attribute: attribute) { try sink.problem(line: $0, $1) }
-    }
-
-    mutating func end(line: Int, sink: FixSink) throws {
-        try end(line: line, problem: { try sink.problem(line: $0, $1) }) { fix, kind in
-            try sink.emit(&fix, kind: kind == .trkpt ? .track : kind == .rtept ? .route : .waypoint)
-        }
-    }
-
     /// A start tag. `attributes` yields (local name, value bytes) for lat/lon lookup.
     mutating func start(
         name: UnsafePointer<UInt8>, uri: UnsafePointer<UInt8>?, line: Int,
-        attribute: (String) -> UnsafeBufferPointer<UInt8>?, problem: ProblemSink
+        attribute: XMLAttributes, sink: FixSink
     ) throws {
         depth += 1
         let element = GPXName.of(name)
         if !sawRoot {
             sawRoot = true
             guard element == .gpx else {
-                try problem(line, "not a GPX file: the root element is <\(String(cString: name))>, expected <gpx>")
+                try sink.problem(
+                    line: line, "not a GPX file: the root element is <\(String(cString: name))>, expected <gpx>")
                 return
             }
             if let uri { rootURI = Array(UnsafeBufferPointer(start: uri, count: strlenBytes(uri))) }
@@ -138,16 +121,16 @@ struct GPXDocument: XMLVocabulary {
             beginCapture(.name)
             captureIsContainerName = true
         case .trkpt, .rtept, .wpt:
-            try startPoint(element, line: line, attribute: attribute, problem: problem)
+            try startPoint(element, line: line, attribute: attribute, sink: sink)
         default:
             break
         }
     }
 
-    mutating func end(line: Int, problem: ProblemSink, emit: (inout Fix, GPXName) throws -> Void) throws {
+    mutating func end(line: Int, sink: FixSink) throws {
         defer { depth -= 1 }
         if captureDepth == depth {
-            try endCapture(line: line, problem: problem)
+            try endCapture(line: line, sink: sink)
             return
         }
         if depth == extensionsDepth { extensionsDepth = 0 }
@@ -156,7 +139,7 @@ struct GPXDocument: XMLVocabulary {
             extensionsDepth = 0
             if pointValid {
                 if fix.hacc == nil, let uere, let hdop = fix.hdop { fix.hacc = hdop * uere }
-                try emit(&fix, pointKind)
+                try sink.emit(&fix, kind: pointKind == .trkpt ? .track : pointKind == .rtept ? .route : .waypoint)
             }
             return
         }
@@ -170,12 +153,8 @@ struct GPXDocument: XMLVocabulary {
     }
 
     mutating func characters(_ bytes: UnsafeBufferPointer<UInt8>, sink: FixSink) {
-        characters(bytes)
-    }
-
-    mutating func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard captureDepth != 0, text.count < GPXDocument.maxText else { return }
-        text.append(contentsOf: bytes.prefix(GPXDocument.maxText - text.count))
+        guard captureDepth != 0 else { return }
+        text.append(bytes)
     }
 
     // MARK: Pieces
@@ -205,11 +184,11 @@ struct GPXDocument: XMLVocabulary {
         captureDepth = depth
         captureIsContainerName = false
         captureExact = false
-        text.removeAll(keepingCapacity: true)
+        text.reset()
     }
 
     private mutating func startPoint(
-        _ kind: GPXName, line: Int, attribute: (String) -> UnsafeBufferPointer<UInt8>?, problem: ProblemSink
+        _ kind: GPXName, line: Int, attribute: XMLAttributes, sink: FixSink
     ) throws {
         pointDepth = depth
         pointKind = kind
@@ -220,7 +199,9 @@ struct GPXDocument: XMLVocabulary {
         var tag: String { kind == .trkpt ? "<trkpt>" : kind == .rtept ? "<rtept>" : "<wpt>" }
         // Both coordinates are checked, and reported in one message.
         func coordinate(_ name: String, limit: Double) -> (Double?, String?) {
-            guard let raw = attribute(name) else { return (nil, "has no \(name) attribute (expected \(name)=\"degrees\")") }
+            guard let raw = attribute(name) else {
+                return (nil, "has no \(name) attribute (expected \(name)=\"degrees\")")
+            }
             let text = String(decoding: raw, as: UTF8.self)
             guard let v = DecimalNumber.parse(raw, trimmingXMLSpace: true) else {
                 return (nil, "\(name)=\"\(text)\" is not a number of degrees")
@@ -234,7 +215,7 @@ struct GPXDocument: XMLVocabulary {
         let (lon, lonProblem) = coordinate("lon", limit: 180)
         let problems = [latProblem, lonProblem].compactMap { $0 }
         if !problems.isEmpty {
-            try problem(line, "\(tag) " + problems.joined(separator: " and ") + "; point skipped")
+            try sink.problem(line: line, "\(tag) " + problems.joined(separator: " and ") + "; point skipped")
         }
         guard let lat, let lon else { return }
         fix.lat = lat
@@ -251,14 +232,14 @@ struct GPXDocument: XMLVocabulary {
         pointValid = true
     }
 
-    private mutating func endCapture(line: Int, problem: ProblemSink) throws {
+    private mutating func endCapture(line: Int, sink: FixSink) throws {
         captureDepth = 0
         let field = capture
         // Names lose the XML white space at their ends (pretty-printers and some apps put a line
         // break there); one of white space only is none. fix2gpx keeps a name whose ends matter
         // in its extension, which is read exactly and wins.
         let exact = captureExact
-        var name: String { exact ? String(decoding: text, as: UTF8.self) : trimmedString() }
+        var name: String { exact ? String(decoding: text.bytes, as: UTF8.self) : text.trimmed }
         if captureIsContainerName {
             captureIsContainerName = false
             let value = name
@@ -277,7 +258,7 @@ struct GPXDocument: XMLVocabulary {
             return
         }
         if field == .json {
-            let failure: JSONSyntaxError? = text.withUnsafeBufferPointer { raw in
+            let failure: JSONSyntaxError? = text.bytes.withUnsafeBufferPointer { raw in
                 do throws(JSONSyntaxError) {
                     try FixDecoder.appendMembers(ofObject: raw, to: &fix)
                     return nil
@@ -286,22 +267,26 @@ struct GPXDocument: XMLVocabulary {
                 }
             }
             if let failure {
-                try problem(line, "<json> extension is not a JSON object of members (\(failure.message)); ignored")
+                try sink.problem(
+                    line: line, "<json> extension is not a JSON object of members (\(failure.message)); ignored")
             }
             return
         }
-        let isEmpty = text.allSatisfy(isXMLSpace)
+        let isEmpty = text.isBlank
         if isEmpty { return }  // `<ele></ele>` and `<ele/>` say nothing, as many producers write them
         if field == .time {
-            guard let t = text.withUnsafeBufferPointer({ Timestamp.parse($0) }) else {
-                try problem(line, "<time>\(trimmedString())</time> is not an ISO 8601 time such as 2026-01-01T09:00:00Z; time left out")
+            guard let t = text.bytes.withUnsafeBufferPointer({ Timestamp.parse($0) }) else {
+                try sink.problem(
+                    line: line,
+                    "<time>\(text.trimmed)</time> is not an ISO 8601 time such as 2026-01-01T09:00:00Z; time left out")
                 return
             }
             if fix.time == nil { fix.time = t }
             return
         }
-        guard let v = text.withUnsafeBufferPointer({ DecimalNumber.parse($0, trimmingXMLSpace: true) }) else {
-            try problem(line, "<\(elementName(field))>\(trimmedString())</\(elementName(field))> is not a number; left out")
+        guard let v = text.bytes.withUnsafeBufferPointer({ DecimalNumber.parse($0, trimmingXMLSpace: true) }) else {
+            try sink.problem(
+                line: line, "<\(elementName(field))>\(text.trimmed)</\(elementName(field))> is not a number; left out")
             return
         }
         // When a point repeats a field, the first value in the document wins, for every field.
@@ -315,7 +300,7 @@ struct GPXDocument: XMLVocabulary {
         case .cacc: if fix.cacc == nil { fix.cacc = v }
         case .sat:
             guard v >= 0, v == v.rounded(), v < 1e9 else {
-                try problem(line, "<sat>\(trimmedString())</sat> is not a count of satellites; left out")
+                try sink.problem(line: line, "<sat>\(text.trimmed)</sat> is not a count of satellites; left out")
                 return
             }
             if fix.sat == nil { fix.sat = Int(v) }
@@ -332,14 +317,6 @@ struct GPXDocument: XMLVocabulary {
 
     private func elementName(_ field: GPXName) -> String {
         field == .cog ? "cog" : "\(field)"
-    }
-
-    private func trimmedString() -> String {
-        var s = 0
-        var e = text.count
-        while s < e, isXMLSpace(text[s]) { s += 1 }
-        while e > s, isXMLSpace(text[e - 1]) { e -= 1 }
-        return String(decoding: text[s..<e], as: UTF8.self)
     }
 }
 

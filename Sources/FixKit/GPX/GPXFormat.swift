@@ -1,8 +1,9 @@
 /// GPX 1.0 and 1.1 (Topografix): tracks, routes and waypoints. What each element means is in
-/// `GPXDocument`; the XML itself is read by `XMLPushParser`.
-struct GPXFormat: InputFormat {
+/// `GPXDocument`.
+struct GPXFormat: XMLFormat {
     static let name = "gpx"
     static let summary = "GPX 1.0 and 1.1: tracks, routes and waypoints (Garmin, Strava, Komoot, Xcode, ...)"
+    static let rootName = "gpx"
 
     /// Any XML that another XML format has not claimed by its root element: a GPX file's root
     /// may come after a long prologue, and a file that is not GPX after all is best told so
@@ -18,12 +19,10 @@ struct GPXFormat: InputFormat {
         return .no
     }
 
-    let settings: ReaderSettings
-
-    init(settings: ReaderSettings) { self.settings = settings }
-
-    mutating func read(_ source: InputSource, into sink: FixSink) throws {
-        try XMLPushParser.parse(
-            source, vocabulary: GPXDocument(fileName: settings.fileName, uere: settings.uere), sink: sink)
+    static func vocabulary(_ settings: ReaderSettings) -> GPXDocument {
+        GPXDocument(fileName: settings.fileName, uere: settings.uere)
     }
+
+    let settings: ReaderSettings
+    init(settings: ReaderSettings) { self.settings = settings }
 }

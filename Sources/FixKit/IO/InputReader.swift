@@ -31,9 +31,13 @@ public final class InputReader {
     let beforeRead: () throws -> Void
     static let chunkSize = 1 << 18
 
-    /// Opens `name`; standard input is not closed at the end.
-    public init(name: InputName, beforeRead: @escaping () throws -> Void) throws(InputError) {
+    /// Opens `name`; standard input is not closed at the end. With `decompressing`, gzip data
+    /// is read decompressed.
+    public init(
+        name: InputName, decompressing: Bool = false, beforeRead: @escaping () throws -> Void
+    ) throws(InputError) {
         self.name = name
+        self.decompressing = decompressing
         self.beforeRead = beforeRead
         if name.isStandardInput {
             fd = 0
@@ -55,12 +59,13 @@ public final class InputReader {
         if ownsDescriptor { close(fd) }
     }
 
+    /// Whether gzip data is decompressed (gpx2fix); the NDJSON tools read bytes as they are.
+    let decompressing: Bool
     /// Whether the input is gzip data, read decompressed (known after the first `read`).
     public private(set) var isGzip = false
     private var sniffed = false
     /// Bytes read to tell gzip from the rest, handed out first when the input is not gzip.
-    private var sniffedBytes: [UInt8] = []
-    private var sniffedOffset = 0
+    private var sniffedBytes = ReplayBuffer()
     private var inflater: GzipInflater?
 
     /// The file name a reader takes as a trace name: without `.gz` when the data was gzip.
@@ -75,6 +80,7 @@ public final class InputReader {
     public func read(into p: UnsafeMutableRawPointer, capacity: Int) throws -> Int {
         try beforeRead()
         if !sniffed { try sniff() }
+        if !sniffedBytes.isEmpty { return sniffedBytes.take(into: p, capacity: capacity) }
         if let inflater {
             do {
                 return try inflater.read(into: p, capacity: capacity) { q, n in try rawRead(into: q, capacity: n) }
@@ -83,23 +89,13 @@ public final class InputReader {
                 throw InputError(name: name, errno: 0, detail: error.reason)
             }
         }
-        if sniffedOffset < sniffedBytes.count {
-            let n = min(capacity, sniffedBytes.count - sniffedOffset)
-            sniffedBytes.withUnsafeBytes { raw in
-                // SAFETY: n bytes from sniffedOffset are within the array, and `p` has room
-                // for capacity >= n bytes.
-                _ = memcpy(p, raw.baseAddress! + sniffedOffset, n)
-            }
-            sniffedOffset += n
-            if sniffedOffset == sniffedBytes.count { sniffedBytes = [] }
-            return n
-        }
         return try rawRead(into: p, capacity: capacity)
     }
 
     /// Reads the first three bytes, however the reads split them, to tell gzip data.
     private func sniff() throws {
         sniffed = true
+        guard decompressing else { return }
         var first = [UInt8](repeating: 0, count: 3)
         var got = 0
         while got < 3 {
@@ -110,11 +106,11 @@ public final class InputReader {
             if n == 0 { break }
             got += n
         }
-        sniffedBytes = Array(first[..<got])
-        if GzipInflater.isGzip(sniffedBytes[...]) {
+        if GzipInflater.isGzip(first[..<got]) {
             isGzip = true
-            inflater = GzipInflater(first: sniffedBytes)
-            sniffedBytes = []
+            inflater = GzipInflater(first: Array(first[..<got]))
+        } else {
+            sniffedBytes = ReplayBuffer(Array(first[..<got]))
         }
     }
 

@@ -15,8 +15,6 @@ public final class FixSink {
     private var spool = WaypointSpool()
     private var sawTrackOrRoute = false
     private var notes: [String] = []
-    /// Fixes written for the current input.
-    public private(set) var fixCount = 0
 
     init(output: OutputSink, diagnostics: Diagnostics, waypoints: Bool, traceName: String?) {
         self.output = output
@@ -30,7 +28,6 @@ public final class FixSink {
         spool = WaypointSpool()
         sawTrackOrRoute = false
         notes = []
-        fixCount = 0
     }
 
     /// Writes what the input's waypoint rule held back, then the notes, after the fixes they
@@ -62,7 +59,6 @@ public final class FixSink {
             sawTrackOrRoute = true
             spool.discard()
         }
-        fixCount += 1
         FixEncoder.encode(fix, into: &output.buffer)
         try output.didAppend()
     }

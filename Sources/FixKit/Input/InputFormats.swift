@@ -5,13 +5,11 @@
 /// number or a root element first, then JSON shapes from the most to the least specific, and
 /// NMEA last, which is also the fallback (see `NMEAFormat`).
 public enum InputFormats {
-    static let all: [any InputFormat.Type] = [
-        TCXFormat.self,
-        KMLFormat.self,
-        GPXFormat.self,
-        GPSDFormat.self,
-        NMEAFormat.self,
-    ]
+    /// Computed, not stored: metatypes are not `Sendable`, and the list is read a few times
+    /// per input, never per fix.
+    static var all: [any InputFormat.Type] {
+        [TCXFormat.self, KMLFormat.self, GPXFormat.self, GPSDFormat.self, NMEAFormat.self]
+    }
 
     /// The names, for messages: "gpx, gpsd, nmea".
     static var names: String { all.map { $0.name }.joined(separator: ", ") }
@@ -42,45 +40,48 @@ public enum InputFormats {
     /// Reads the start of `input` until its format is known: past a UTF-8 byte order mark and
     /// white space (counting lines, in constant memory however much there is), then until a
     /// format says yes, every format before it having said no. `forced` skips the asking.
+    ///
+    /// Formats are asked again only when the head has doubled, a line has ended or the input
+    /// is complete: their answers are monotone, so this changes no decision, and a feed that
+    /// arrives a byte at a time costs linear, not quadratic, time.
     static func open(_ input: InputReader, forced: (any InputFormat.Type)?) throws -> Opened {
         var skipper = LeadingSpace()
         var kept: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        var eof = false
-        // The byte order mark needs its three bytes together, however the reads split them.
-        var pending: [UInt8] = []
-        while !eof {
+        var askedAt = 0
+        while true {
             let n = try chunk.withUnsafeMutableBytes { raw in
                 // SAFETY: raw is valid inside the closure, which `read` does not outlive.
                 try input.read(into: raw.baseAddress!, capacity: raw.count)
             }
-            if n == 0 { eof = true }
+            let eof = n == 0
+            let piece = chunk[..<n]
             if skipper.skipping {
-                pending.append(contentsOf: chunk[..<n])
+                // The byte order mark needs its three bytes together, however reads split them.
+                kept.append(contentsOf: piece)
                 if !skipper.checkedBOM {
-                    if pending.count < 3 && !eof { continue }
-                    skipper.checkBOM(&pending)
+                    if kept.count < 3 && !eof { continue }
+                    skipper.checkBOM(&kept)
                 }
-                if let start = skipper.skip(pending) {
-                    kept = Array(pending[start...])
+                let start = skipper.skip(kept)
+                kept = start.map { Array(kept[$0...]) } ?? []
+                if skipper.skipping {
+                    if eof { return .empty(whiteSpace: skipper.sawAny) }
+                    continue
                 }
-                pending = []
-                if skipper.skipping { continue }
             } else {
-                kept.append(contentsOf: chunk[..<n])
+                kept.append(contentsOf: piece)
             }
-            if let forced {
-                return .format(forced, source(input, kept, skipper))
-            }
+            if let forced { return .format(forced, source(input, kept, skipper)) }
             let complete = eof || kept.count >= InputHead.limit
-            let head = InputHead(bytes: Array(kept.prefix(InputHead.limit)), isComplete: complete)
-            if let format = decide(head) {
-                return .format(format, source(input, kept, skipper))
+            guard complete || kept.count >= 2 * askedAt || piece.contains(0x0A) || piece.contains(0x0D) else {
+                continue
             }
+            askedAt = kept.count
+            let head = InputHead(
+                bytes: kept.count > InputHead.limit ? Array(kept[..<InputHead.limit]) : kept, isComplete: complete)
+            if let format = decide(head) { return .format(format, source(input, kept, skipper)) }
         }
-        if skipper.skipping { return .empty(whiteSpace: skipper.sawAny) }
-        // Unreachable: at the end of the input the head is complete and `decide` answers.
-        return .format(NMEAFormat.self, source(input, kept, skipper))
     }
 
     /// The first format that says yes when every one before it has said no; nil while one

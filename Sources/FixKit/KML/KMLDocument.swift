@@ -58,7 +58,7 @@ struct KMLDocument: XMLVocabulary {
 
     mutating func start(
         name: UnsafePointer<UInt8>, uri: UnsafePointer<UInt8>?, line: Int,
-        attribute: (String) -> UnsafeBufferPointer<UInt8>?, sink: FixSink
+        attribute: XMLAttributes, sink: FixSink
     ) throws {
         self.line = line
         if stack.isEmpty, !xmlNameIs(name, "kml") {

@@ -29,6 +29,9 @@ struct TCXDocument: XMLVocabulary {
 
     private var courseName: String?
     private var inCourse = false
+    private var inActivity = false
+    /// Elements open inside a point's `<Extensions>`, the element itself included.
+    private var inExtensions = 0
     private var seg = -1
     private var activitySeg = -1
     private var fix = Fix(lat: 0, lon: 0)
@@ -49,7 +52,7 @@ struct TCXDocument: XMLVocabulary {
 
     mutating func start(
         name: UnsafePointer<UInt8>, uri: UnsafePointer<UInt8>?, line: Int,
-        attribute: (String) -> UnsafeBufferPointer<UInt8>?, sink: FixSink
+        attribute: XMLAttributes, sink: FixSink
     ) throws {
         let element = classify(name)
         if stack.isEmpty, element != .root {
@@ -64,6 +67,7 @@ struct TCXDocument: XMLVocabulary {
             seg = -1
         case .activity:
             inCourse = false
+            inActivity = true
         case .track:
             if inCourse {
                 seg += 1
@@ -82,6 +86,7 @@ struct TCXDocument: XMLVocabulary {
             text.reset()
         default: break
         }
+        if element == .extensions || inExtensions > 0 { inExtensions += 1 }
         stack.append(element)
     }
 
@@ -114,11 +119,11 @@ struct TCXDocument: XMLVocabulary {
             if xmlNameIs(p, "CoursePoint") { return .coursePoint }
         case .extensions, .other:
             // Garmin's ActivityExtension: <TPX><Speed>, at any depth inside a point's <Extensions>.
-            if stack.contains(.extensions) {
+            if inExtensions > 0 {
                 return xmlNameIs(p, "Speed") ? .speed : .other
             }
             // Activities/Activity, and MultiSportSession/FirstSport/Activity deeper down.
-            if !stack.contains(.activity), !stack.contains(.course) {
+            if !inActivity, !inCourse {
                 if xmlNameIs(p, "Activity") { return .activity }
                 if xmlNameIs(p, "Course") { return .course }
             }
@@ -134,6 +139,7 @@ struct TCXDocument: XMLVocabulary {
 
     mutating func end(line: Int, sink: FixSink) throws {
         guard let element = stack.popLast() else { return }
+        if inExtensions > 0 { inExtensions -= 1 }
         if captureDepth == stack.count + 1 {
             captureDepth = 0
             try endCapture(element, line: line, sink: sink)
@@ -164,6 +170,8 @@ struct TCXDocument: XMLVocabulary {
         case .course:
             inCourse = false
             courseName = nil
+        case .activity:
+            inActivity = false
         default: break
         }
     }

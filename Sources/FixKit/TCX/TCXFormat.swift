@@ -1,20 +1,13 @@
 /// Garmin Training Center XML (TCX): activities and courses. What each element means is in
-/// `TCXDocument`; the XML itself is read by `XMLPushParser`.
-struct TCXFormat: InputFormat {
+/// `TCXDocument`.
+struct TCXFormat: XMLFormat {
     static let name = "tcx"
     static let summary =
         "Garmin Training Center XML: activities (laps, tracks) and courses (Garmin Connect, Strava exports)"
+    static let rootName = "TrainingCenterDatabase"
 
-    /// An XML document whose root element is `TrainingCenterDatabase`.
-    static func recognize(_ head: InputHead) -> Recognition {
-        XMLRoot.recognize(head, localName: "TrainingCenterDatabase")
-    }
+    static func vocabulary(_ settings: ReaderSettings) -> TCXDocument { TCXDocument(fileName: settings.fileName) }
 
     let settings: ReaderSettings
-
     init(settings: ReaderSettings) { self.settings = settings }
-
-    mutating func read(_ source: InputSource, into sink: FixSink) throws {
-        try XMLPushParser.parse(source, vocabulary: TCXDocument(fileName: settings.fileName), sink: sink)
-    }
 }

@@ -5,9 +5,10 @@ public struct Gpx2Fix: Tool {
         summary:
             "Read GPX, TCX, KML, NMEA 0183 logs and gpsd's JSON (gzip too), and write one fix (GPS position) a line as NDJSON.",
         details: """
-            Each input's format is recognised from its content (--format help lists them); gzip
-            input is decompressed as it is read. Track and route points are written in document order; waypoints only when the file
-            has no track or route points (as in Xcode simulation files), or with --waypoints.
+            Each input's format is recognised from its content (--format help lists them);
+            gzip input is decompressed as it is read. Track and route points are written in
+            document order; waypoints only when the file has no track or route points (as in
+            Xcode simulation files), or with --waypoints.
             trace is the track's or route's <name>, else the file's name; seg counts the
             <trkseg> elements of a track from 0. Times without a zone are read as UTC.
             Accuracy extensions (Apple hAcc/vAcc, OpenTracks, Garmin TrackPointExtension speed
@@ -84,7 +85,7 @@ public struct Gpx2Fix: Tool {
         }
         let sink = sink(context)
         for name in inputs {
-            guard let input = try context.open(name) else { continue }
+            guard let input = try context.open(name, decompressing: true) else { continue }
             try read(input, into: sink, context: context)
         }
     }

@@ -1,34 +1,35 @@
 /// The text of one element, collected from libxml2's pieces, and the conversions the XML
-/// vocabularies share. At most `limit` bytes are kept; `overflowed` says when more came.
+/// vocabularies share. At most `limit` bytes are kept (a longer text is cut there).
 struct ElementText {
     static let limit = 1 << 20
     private(set) var bytes: [UInt8] = []
-    private(set) var overflowed = false
 
     init() { bytes.reserveCapacity(256) }
 
     mutating func reset() {
         bytes.removeAll(keepingCapacity: true)
-        overflowed = false
     }
 
+    @inline(__always)
     mutating func append(_ piece: UnsafeBufferPointer<UInt8>) {
         let room = ElementText.limit - bytes.count
-        if piece.count > room { overflowed = true }
-        bytes.append(contentsOf: piece.prefix(max(room, 0)))
+        if room > 0 { bytes.append(contentsOf: piece.prefix(room)) }
     }
 
     /// Whether the text is empty or white space only: such an element says nothing.
     var isBlank: Bool { bytes.allSatisfy(isXMLSpace) }
 
-    /// The text without XML white space at its ends.
-    var trimmed: String {
+    /// Where the text is, without XML white space at its ends.
+    private var trimmedRange: Range<Int> {
         var s = 0
         var e = bytes.count
         while s < e, isXMLSpace(bytes[s]) { s += 1 }
         while e > s, isXMLSpace(bytes[e - 1]) { e -= 1 }
-        return String(decoding: bytes[s..<e], as: UTF8.self)
+        return s..<e
     }
+
+    /// The text without XML white space at its ends.
+    var trimmed: String { String(decoding: bytes[trimmedRange], as: UTF8.self) }
 
     /// For a message: the trimmed text, shortened and escaped.
     var shown: String {
@@ -39,11 +40,8 @@ struct ElementText {
     var number: Double? { bytes.withUnsafeBufferPointer { DecimalNumber.parse($0, trimmingXMLSpace: true) } }
 
     var timestamp: Timestamp? {
-        var s = 0
-        var e = bytes.count
-        while s < e, isXMLSpace(bytes[s]) { s += 1 }
-        while e > s, isXMLSpace(bytes[e - 1]) { e -= 1 }
-        return bytes.withUnsafeBufferPointer { Timestamp.parse(UnsafeBufferPointer(rebasing: $0[s..<e])) }
+        let r = trimmedRange
+        return bytes.withUnsafeBufferPointer { Timestamp.parse(UnsafeBufferPointer(rebasing: $0[r])) }
     }
 }
 

@@ -1,0 +1,47 @@
+/// Bytes as printable text for a message: valid UTF-8 as it is, control bytes and invalid
+/// UTF-8 as `\xNN` escapes, so that a binary file never writes raw bytes to a terminal.
+func escapedForMessage(_ bytes: some Collection<UInt8>) -> String {
+    var out = ""
+    var it = Array(bytes)[...]
+    while let b = it.first {
+        if b >= 0x20 && b < 0x7F && b != UInt8(ascii: "\\") {
+            out.unicodeScalars.append(Unicode.Scalar(b))
+            it = it.dropFirst()
+            continue
+        }
+        if b >= 0xC2 && b <= 0xF4 {
+            // A whole UTF-8 sequence is shown as the character.
+            let need = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2
+            if it.count >= need {
+                let seq = it.prefix(need)
+                var decoder = UTF8()
+                var iterator = seq.makeIterator()
+                if case .scalarValue(let scalar) = decoder.decode(&iterator),
+                    !scalar.properties.generalCategory.isControl
+                {
+                    out.unicodeScalars.append(scalar)
+                    it = it.dropFirst(need)
+                    continue
+                }
+            }
+        }
+        out += b == UInt8(ascii: "\\") ? "\\\\" : "\\x" + String(b, radix: 16, uppercase: false).leftPadded(2)
+        it = it.dropFirst()
+    }
+    return out
+}
+
+extension Unicode.GeneralCategory {
+    fileprivate var isControl: Bool {
+        switch self {
+        case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse, .unassigned: return true
+        default: return false
+        }
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(_ n: Int) -> String {
+        count >= n ? self : String(repeating: "0", count: n - count) + self
+    }
+}
