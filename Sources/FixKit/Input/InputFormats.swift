@@ -8,6 +8,10 @@ public enum InputFormats {
     static let all: [any InputFormat.Type] = [
         GPXFormat.self,
         GPSDFormat.self,
+        GeoJSONFormat.self,
+        TakeoutFormat.self,
+        OwnTracksFormat.self,
+        FixRecordFormat.self,
         NMEAFormat.self,
     ]
 
@@ -81,7 +85,8 @@ public enum InputFormats {
     }
 
     /// The first format that says yes when every one before it has said no; nil while one
-    /// cannot tell yet. NMEA when none says yes.
+    /// cannot tell yet. When none says yes: JSON is reported as such (`UnclaimedJSONFormat`),
+    /// anything else goes to NMEA, whose reader says so when it finds no sentence.
     static func decide(_ head: InputHead) -> (any InputFormat.Type)? {
         for format in all {
             switch format.recognize(head) {
@@ -90,7 +95,7 @@ public enum InputFormats {
             case .needMore: if !head.isComplete { return nil }
             }
         }
-        return NMEAFormat.self
+        return UnclaimedJSONFormat.recognize(head) == .yes ? UnclaimedJSONFormat.self : NMEAFormat.self
     }
 
     private static func source(_ input: InputReader, _ kept: [UInt8], _ skipper: LeadingSpace) -> InputSource {
