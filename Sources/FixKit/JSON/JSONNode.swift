@@ -9,7 +9,7 @@ struct JSONNode {
     /// The value's bytes, from its first to its last.
     var range: Range<Int>
     /// An object's members, in order (a name given twice keeps both; lookups take the first).
-    var members: [(key: String, value: JSONNode)] = []
+    var members: [JSONMember] = []
     var items: [JSONNode] = []
     /// A string with escapes.
     var escaped = false
@@ -46,7 +46,7 @@ struct JSONNode {
                     let (r, escaped) = try s.scanString()
                     let key = s.stringValue(r, escaped: escaped)
                     try s.expect(UInt8(ascii: ":"), "':' after a member name")
-                    n.members.append((key, try node(&s, depth: depth + 1)))
+                    n.members.append(JSONMember(key: key, value: try node(&s, depth: depth + 1)))
                     s.skipSpace()
                     guard let d = s.peek() else { throw s.error("expected ',' or '}', found the end") }
                     s.position += 1
@@ -99,6 +99,12 @@ struct JSONNode {
             return JSONNode(kind: .number, range: start..<s.position)
         }
     }
+}
+
+/// An object's member.
+struct JSONMember {
+    var key: String
+    var value: JSONNode
 }
 
 /// A parsed element with its bytes: the accessors the decoders use.

@@ -223,7 +223,8 @@ struct GeoJSONHandler: JSONStreamHandler {
             line.append(contentsOf: g.raw(node.items[2]))
         }
         if let props {
-            for (key, value) in props.root.members {
+            for m in props.root.members {
+                let (key, value) = (m.key, m.value)
                 var v = value
                 if let index {
                     // Scalars (trace, seg) hold for every position; arrays have one value each.
@@ -232,7 +233,7 @@ struct GeoJSONHandler: JSONStreamHandler {
                         v = value.items[index]
                     }
                 }
-                if v.kind == .null { continue }
+                if v.kind == .null && index != nil { continue }
                 line.append(UInt8(ascii: ","))
                 writeString(key == "coordTimes" && index != nil ? "time" : key, into: &line)
                 line.append(UInt8(ascii: ":"))
