@@ -8,7 +8,17 @@ public enum InputFormats {
     /// Computed, not stored: metatypes are not `Sendable`, and the list is read a few times
     /// per input, never per fix.
     static var all: [any InputFormat.Type] {
-        [TCXFormat.self, KMLFormat.self, GPXFormat.self, GPSDFormat.self, NMEAFormat.self]
+        [
+            TCXFormat.self,
+            KMLFormat.self,
+            GPXFormat.self,
+            GPSDFormat.self,
+            GeoJSONFormat.self,
+            TakeoutFormat.self,
+            OwnTracksFormat.self,
+            FixRecordFormat.self,
+            NMEAFormat.self,
+        ]
     }
 
     /// The names, for messages: "gpx, gpsd, nmea".
@@ -85,7 +95,8 @@ public enum InputFormats {
     }
 
     /// The first format that says yes when every one before it has said no; nil while one
-    /// cannot tell yet. NMEA when none says yes.
+    /// cannot tell yet. When none says yes: JSON is reported as such (`UnclaimedJSONFormat`),
+    /// anything else goes to NMEA, whose reader says so when it finds no sentence.
     static func decide(_ head: InputHead) -> (any InputFormat.Type)? {
         for format in all {
             switch format.recognize(head) {
@@ -94,7 +105,7 @@ public enum InputFormats {
             case .needMore: if !head.isComplete { return nil }
             }
         }
-        return NMEAFormat.self
+        return UnclaimedJSONFormat.recognize(head) == .yes ? UnclaimedJSONFormat.self : NMEAFormat.self
     }
 
     private static func source(_ input: InputReader, _ kept: [UInt8], _ skipper: LeadingSpace) -> InputSource {

@@ -21,6 +21,11 @@ public struct Fix2Gpx: Tool {
                     "Write an Xcode location-simulation file: <gpx creator=\"Xcode\"> with one <wpt> and <time> per fix."
             ),
             OptionSpec(
+                "geojson",
+                help:
+                    "Write a GeoJSON FeatureCollection instead: a LineString per run of fixes of one trace and seg (a Point for one fix), every field as a per-position array."
+            ),
+            OptionSpec(
                 "pace", value: "V",
                 help: "Give fixes without time a time at V metres per second from the last known time (or --start)."),
             OptionSpec(
@@ -31,11 +36,17 @@ public struct Fix2Gpx: Tool {
         ])
 
     let writer: GPXWriter
+    /// `--geojson`.
+    let geojson: Bool
     let pace: Double?
     let start: Timestamp
 
     public init(options: ParsedOptions) throws {
         writer = GPXWriter(mode: options.has("xcode") ? .xcode : .track)
+        geojson = options.has("geojson")
+        if geojson && options.has("xcode") {
+            throw UsageError("--geojson and --xcode each choose what is written: give one")
+        }
         pace = try options.double("pace", default: nil, range: 1e-9...Double.greatestFiniteMagnitude)
         start = try options.time("start") ?? .y2k
         if options.string("start") != nil && pace == nil {
@@ -44,6 +55,7 @@ public struct Fix2Gpx: Tool {
     }
 
     public mutating func run(inputs: [InputName], context: ToolContext) throws {
+        if geojson { return try runGeoJSON(inputs: inputs, context: context) }
         let output = context.output
         var writer = self.writer
         var timing = PaceClock(pace: pace, start: start)
@@ -60,6 +72,23 @@ public struct Fix2Gpx: Tool {
                 )
                 return
             }
+            writer.write(fix, into: &output.buffer)
+            try output.didAppend()
+        }
+    }
+}
+
+extension Fix2Gpx {
+    /// `--geojson`: see `GeoJSONWriter`.
+    func runGeoJSON(inputs: [InputName], context: ToolContext) throws {
+        let output = context.output
+        var writer = GeoJSONWriter()
+        var timing = PaceClock(pace: pace, start: start)
+        writer.begin(into: &output.buffer)
+        defer { writer.end(into: &output.buffer) }
+        try context.forEachFix(inputs) { fix, _, _, _ in
+            var fix = fix
+            timing.fill(&fix)
             writer.write(fix, into: &output.buffer)
             try output.didAppend()
         }
