@@ -6,6 +6,7 @@
 /// NMEA last, which is also the fallback (see `NMEAFormat`).
 public enum InputFormats {
     static let all: [any InputFormat.Type] = [
+        FITFormat.self,
         TCXFormat.self,
         KMLFormat.self,
         GPXFormat.self,
