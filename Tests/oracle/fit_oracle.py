@@ -114,9 +114,13 @@ def read_fitdecode(path, mapper):
     import fitdecode
 
     def raw(frame, name):
+        # A field may come twice: as itself and expanded from another's components
+        # (altitude -> enhanced_altitude); the first valid one is taken.
         for f in frame.fields:
             if f.name == name:
-                return first(f.raw_value if name == "timestamp" else f.value)
+                v = first(f.raw_value if name == "timestamp" else f.value)
+                if v is not None:
+                    return v
         return None
 
     try:
