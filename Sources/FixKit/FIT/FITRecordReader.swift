@@ -5,8 +5,8 @@
 ///     timestamp            253     uint32  time: seconds since 1989-12-31T00:00:00Z
 ///     position_lat         0       sint32  lat: semicircles x 180 / 2^31 degrees
 ///     position_long        1       sint32  lon: likewise
-///     altitude             2       uint16  alt: value / 5 - 500 metres
-///     enhanced_altitude    78      uint32  alt, preferred: value / 5 - 500 metres
+///     altitude             2       uint16  alt: value / 5 - 500 metres, as (value - 2500) / 5
+///     enhanced_altitude    78      uint32  alt, preferred: likewise
 ///     speed                6       uint16  speed: value / 1000 metres a second
 ///     enhanced_speed       73      uint32  speed, preferred: value / 1000
 ///     gps_accuracy         31      uint8   hacc: metres
@@ -74,7 +74,9 @@ struct FITRecordReader: FITMessageHandler {
                 deviceTime += 1
             }
         }
-        if let a = plan.enhancedAltitude.value(p) ?? plan.altitude.value(p) { fix.alt = a / 5 - 500 }
+        // (value - 2500) / 5 is value / 5 - 500 rounded once instead of twice: 188.8, not
+        // 188.79999999999995 (the subtraction of two whole numbers is exact).
+        if let a = plan.enhancedAltitude.value(p) ?? plan.altitude.value(p) { fix.alt = (a - 2500) / 5 }
         if let s = plan.enhancedSpeed.value(p) ?? plan.speed.value(p), s >= 0 { fix.speed = s / 1000 }
         if let h = plan.gpsAccuracy.value(p), h >= 0 { fix.hacc = h }
         if newSegPending {
