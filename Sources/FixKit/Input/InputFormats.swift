@@ -9,6 +9,7 @@ public enum InputFormats {
     /// per input, never per fix.
     static var all: [any InputFormat.Type] {
         [
+            FITFormat.self,
             TCXFormat.self,
             KMLFormat.self,
             GPXFormat.self,

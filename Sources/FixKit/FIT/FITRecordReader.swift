@@ -1,0 +1,92 @@
+/// Turns FIT `record` messages into fixes and `event` messages into segments (FIT profile,
+/// messages 20 and 21):
+///
+///     record field         number  type    fix member
+///     timestamp            253     uint32  time: seconds since 1989-12-31T00:00:00Z
+///     position_lat         0       sint32  lat: semicircles x 180 / 2^31 degrees
+///     position_long        1       sint32  lon: likewise
+///     altitude             2       uint16  alt: value / 5 - 500 metres, as (value - 2500) / 5
+///     enhanced_altitude    78      uint32  alt, preferred: likewise
+///     speed                6       uint16  speed: value / 1000 metres a second
+///     enhanced_speed       73      uint32  speed, preferred: value / 1000
+///     gps_accuracy         31      uint8   hacc: metres
+///
+///     event: event (0) = 0 (timer) with event_type (1) = 1 (stop), 4 (stop_all),
+///     8 (stop_disable) or 9 (stop_disable_all): the next fix starts a new seg.
+///
+/// A field at its base type's invalid value is absent; a record without both coordinates
+/// gives no fix. Timestamps below 0x10000000 count seconds since the device started, not
+/// UTC (FIT profile, `date_time`): such fixes are written without time, and counted.
+struct FITRecordReader: FITMessageHandler {
+    let sink: FixSink
+    let trace: String?
+
+    /// FIT's epoch, 1989-12-31T00:00:00Z, in seconds since 1970.
+    static let epoch: Int64 = 631_065_600
+    /// Smaller `date_time` values are device time (FIT profile: `min` 0x10000000).
+    static let minimumUTC: UInt32 = 0x1000_0000
+    /// Degrees per semicircle: 180 / 2^31.
+    static let semicircle = 180.0 / 2_147_483_648.0
+
+    private(set) var records = 0
+    private(set) var fixes = 0
+    private(set) var deviceTime = 0
+    private var seg = 0
+    private var segHasFix = false
+    private var newSegPending = false
+
+    init(sink: FixSink, trace: String?) {
+        self.sink = sink
+        self.trace = trace
+    }
+
+    mutating func beginFile(_ index: Int) {
+        // A chained file is another recording: its fixes start a new seg.
+        if segHasFix { newSegPending = true }
+    }
+
+    mutating func message(_ plan: FITPlan, _ p: UnsafePointer<UInt8>, time: UInt32?, offset: Int) throws {
+        if plan.global == FITPlan.eventMessage {
+            if plan.event.bits(p) == 0, let type = plan.eventType.bits(p),
+                type == 1 || type == 4 || type == 8 || type == 9,
+                segHasFix
+            {
+                newSegPending = true
+            }
+            return
+        }
+        records += 1
+        guard let la = plan.positionLat.value(p), let lo = plan.positionLong.value(p) else { return }
+        let lat = la * Self.semicircle
+        let lon = lo * Self.semicircle
+        guard lat >= -90 && lat <= 90 && lon >= -180 && lon <= 180 else {
+            try sink.problem(
+                line: nil,
+                "byte \(offset): a record's position_lat \(Int64(la)) and position_long \(Int64(lo)) semicircles are \(lat), \(lon) degrees, out of range (expected -90 to 90 and -180 to 180); no fix"
+            )
+            return
+        }
+        var fix = Fix(lat: lat, lon: lon)
+        if let time {
+            if time >= Self.minimumUTC {
+                fix.time = Timestamp(milliseconds: (Int64(time) + Self.epoch) * 1000)
+            } else {
+                deviceTime += 1
+            }
+        }
+        // (value - 2500) / 5 is value / 5 - 500 rounded once instead of twice: 188.8, not
+        // 188.79999999999995 (the subtraction of two whole numbers is exact).
+        if let a = plan.enhancedAltitude.value(p) ?? plan.altitude.value(p) { fix.alt = (a - 2500) / 5 }
+        if let s = plan.enhancedSpeed.value(p) ?? plan.speed.value(p), s >= 0 { fix.speed = s / 1000 }
+        if let h = plan.gpsAccuracy.value(p), h >= 0 { fix.hacc = h }
+        if newSegPending {
+            seg += 1
+            newSegPending = false
+        }
+        fix.trace = trace
+        fix.seg = seg
+        segHasFix = true
+        fixes += 1
+        try sink.emit(&fix)
+    }
+}
