@@ -49,7 +49,7 @@ struct CorpusFITTests {
     /// The files that must exit 1, with what their message must say.
     static let problems: [String: String] = [
         "fitparse__tests__files__nick.fit":
-            "byte 403456: the input ends inside a record (global 20) message of 28 bytes that starts at byte 403437; the file is truncated",
+            "byte 403456: the input ends inside a record message (global 20) of 28 bytes that starts at byte 403437; the file is truncated",
         "fitparse__tests__files__strava-android-app-201.10-b1218918.fit":
             "byte 7471: a data message of local type 11, which no definition message has defined",
         "gpsbabel__reference__track__lezyne_super_gps-garmin_fit-sample-bad-endian.fit":
@@ -61,7 +61,7 @@ struct CorpusFITTests {
     /// Notes (exit 0) that files must give: expected noise and what is not a fix.
     static let notes: [String: String] = [
         "fitparse__tests__files__coros-pace-2-cycling-misaligned-fields.fit":
-            "5 definition messages give a field a size that does not fit its base type (event (global 21) field 3 is 1 byte of uint32",
+            "5 definition messages give a field a size that does not fit its base type (event message (global 21) field 3 is 1 byte of uint32",
         "gpsbabel__reference__track__garmin-virb-ultra-30.fit":
             "145 fixes have a timestamp below 0x10000000, which counts seconds since the device started, not UTC",
         "fitparse__tests__files__sample-activity-indoor-trainer.fit": "none of its 2263 record messages has a position",

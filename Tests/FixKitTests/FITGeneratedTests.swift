@@ -363,11 +363,11 @@ struct FITGeneratedTests {
         #expect(result.lines.count == 1)
         #expect(
             result.stderr.contains(
-                "byte 14: the definition of local type 2, record (global 20), is not trusted where its field 0 is 3 bytes of sint32 (4 bytes a value)"
+                "byte 14: the definition of local type 2, record message (global 20), is not trusted where its field 0 is 3 bytes of sint32 (4 bytes a value)"
             ), "\(result.stderr)")
         #expect(
             result.stderr.contains(
-                "1 definition message gives a field a size that does not fit its base type (record (global 20) field 3 is 3 bytes of uint16"
+                "1 definition message gives a field a size that does not fit its base type (record message (global 20) field 3 is 3 bytes of uint16"
             ), "\(result.stderr)")
     }
 

@@ -198,14 +198,14 @@ struct FITDecoder {
             guard try ensure(n) else {
                 try sink.problem(
                     line: nil,
-                    "byte \(offset + (end - pos)): the input ends inside a \(plan.described) message of \(n) bytes that starts at byte \(at); the file is truncated"
+                    "byte \(offset + (end - pos)): the input ends inside a \(plan.described) of \(n) bytes that starts at byte \(at); the file is truncated"
                 )
                 return false
             }
             guard at + n <= dataEnd else {
                 try sink.problem(
                     line: nil,
-                    "byte \(at): a \(plan.described) message of \(n) bytes runs past the end of the FIT data at byte \(dataEnd) that the header gives; reading stops"
+                    "byte \(at): a \(plan.described) of \(n) bytes runs past the end of the FIT data at byte \(dataEnd) that the header gives; reading stops"
                 )
                 return false
             }

@@ -106,7 +106,7 @@ struct FITPlan {
             case 207: "developer_data_id"
             default: nil
             }
-        return name.map { "\($0) (global \(global))" } ?? "global message \(global)"
+        return name.map { "\($0) message (global \(global))" } ?? "message (global \(global))"
     }
 }
 
