@@ -20,10 +20,15 @@ public protocol Tool {
 public struct ToolContext {
     public let output: OutputSink
     public let diagnostics: Diagnostics
+    /// Called before every read of every input this context opens. The fuzzing harness
+    /// (fuzz/) feeds a pipe from it, one chunk a read, to check that how the bytes arrive
+    /// changes nothing.
+    public var beforeEachRead: (() -> Void)?
 
-    public init(output: OutputSink, diagnostics: Diagnostics) {
+    public init(output: OutputSink, diagnostics: Diagnostics, beforeEachRead: (() -> Void)? = nil) {
         self.output = output
         self.diagnostics = diagnostics
+        self.beforeEachRead = beforeEachRead
     }
 
     /// Reads every input as fix records and calls `body` with each fix, the bytes of its line,
@@ -54,8 +59,14 @@ public struct ToolContext {
     /// `decompressing`, gzip data is read decompressed.
     public func open(_ name: InputName, decompressing: Bool = false) throws -> InputReader? {
         let output = self.output
+        let hook = beforeEachRead
         do {
-            return try InputReader(name: name, decompressing: decompressing, beforeRead: { try output.flush() })
+            return try InputReader(
+                name: name, decompressing: decompressing,
+                beforeRead: {
+                    hook?()
+                    try output.flush()
+                })
         } catch {
             try diagnostics.problem(name, line: nil, error.reason)
             return nil
@@ -68,15 +79,23 @@ public enum ToolMain {
     public static func run<T: Tool>(_ type: T.Type, arguments: [String] = Array(CommandLine.arguments.dropFirst()))
         -> Int32
     {
+        run(type, arguments: arguments, outputFD: 1, errorFD: 2)
+    }
+
+    /// The same with other descriptors for standard output and error, and a hook before every
+    /// input read: how the fuzzing harness (fuzz/) runs a tool in-process, exit status and all.
+    public static func run<T: Tool>(
+        _ type: T.Type, arguments: [String], outputFD: Int32, errorFD: Int32, beforeEachRead: (() -> Void)? = nil
+    ) -> Int32 {
         // A closed pipe must end the tool quietly, not kill it with SIGPIPE: writes return EPIPE.
         signal(SIGPIPE, SIG_IG)
         let description = T.description
-        let output = OutputSink(fd: 1)
+        let output = OutputSink(fd: outputFD)
         let options: ParsedOptions
         do {
             options = try ParsedOptions(arguments: arguments, table: description.options)
         } catch {
-            return usage(description.name, error.message)
+            return usage(description.name, error.message, fd: errorFD)
         }
         if options.has("help") {
             try? output.write(description.helpText)
@@ -88,12 +107,12 @@ public enum ToolMain {
             try? output.flush()
             return 0
         }
-        let diagnostics = Diagnostics(tool: description.name, strict: options.has("strict"))
+        let diagnostics = Diagnostics(tool: description.name, strict: options.has("strict"), fd: errorFD)
         var tool: T
         do {
             tool = try T(options: options)
         } catch let error as UsageError {
-            return usage(description.name, error.message)
+            return usage(description.name, error.message, fd: errorFD)
         } catch let error as OptionFileError {
             diagnostics.note(error.message)
             return 2
@@ -101,7 +120,7 @@ public enum ToolMain {
             diagnostics.note("\(error)")
             return 2
         }
-        let context = ToolContext(output: output, diagnostics: diagnostics)
+        let context = ToolContext(output: output, diagnostics: diagnostics, beforeEachRead: beforeEachRead)
         do {
             try tool.run(inputs: options.inputs, context: context)
             try output.flush()
@@ -131,8 +150,8 @@ public enum ToolMain {
         return diagnostics.exitStatus
     }
 
-    static func usage(_ tool: String, _ message: String) -> Int32 {
-        let d = Diagnostics(tool: tool, strict: false)
+    static func usage(_ tool: String, _ message: String, fd: Int32 = 2) -> Int32 {
+        let d = Diagnostics(tool: tool, strict: false, fd: fd)
         d.note(message)
         d.emit("Try '\(tool) --help' for more information.")
         return 2

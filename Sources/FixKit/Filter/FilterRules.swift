@@ -71,7 +71,9 @@ extension FilterRules {
             return .reject(.hacc)
         }
         if let maxAge, let t = fix.time {
-            let limit = Int64((maxAge * 1000).rounded(.up))
+            // Any age past the span of writable times (about 3.2e14 ms) rejects nothing; the
+            // cap keeps `--max-age 1e300` from trapping in the conversion.
+            let limit = Int64(min((maxAge * 1000).rounded(.up), 1e15))
             if let now {
                 let lag = now.milliseconds - t.milliseconds
                 if lag >= limit || -lag >= limit { return .reject(.age) }

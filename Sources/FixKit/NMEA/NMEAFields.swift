@@ -94,7 +94,8 @@ struct NMEASentence {
         return value
     }
 
-    /// A UTC time of day `hhmmss[.sss]` in milliseconds since midnight.
+    /// A UTC time of day `hhmmss[.sss]` in milliseconds since midnight. Seconds 60 are read
+    /// only at 23:59 (a leap second), as 23:59:59.999.
     func timeOfDay(_ i: Int) -> Int64? {
         let t = field(i)
         guard t.count >= 6 else { return nil }
@@ -104,14 +105,33 @@ struct NMEASentence {
             guard a < 10, b < 10 else { return nil }
             return Int64(a) * 10 + Int64(b)
         }
-        guard let h = pair(0), let m = pair(2), let s = pair(4), h < 24, m < 60, s <= 60 else { return nil }
+        guard let h = pair(0), let m = pair(2), let s = pair(4), h < 24, m < 60, s < 60 || (s == 60 && h == 23 && m == 59)
+        else { return nil }
+        // The fraction is digits only (`hhmmss.sss`): a number parser would also take an
+        // exponent (`123519.5e300`), whose milliseconds no integer holds.
         var ms: Int64 = 0
         if t.count > 6 {
-            guard t[6] == UInt8(ascii: "."), let frac = DecimalNumber.parse(UnsafeBufferPointer(rebasing: t[6...])) else {
-                return nil
+            guard t[6] == UInt8(ascii: "."), t.count > 7 else { return nil }
+            var scale: Int64 = 100
+            var rest = 0
+            for k in 7..<t.count {
+                let d = t[k] &- 48
+                guard d < 10 else { return nil }
+                if scale > 0 {
+                    ms += Int64(d) * scale
+                    scale /= 10
+                } else if k == 10 {
+                    rest = Int(d)
+                }
             }
-            ms = Int64((frac * 1000).rounded())
+            // Rounded to the millisecond, but never up into the next second (whose epoch is
+            // another one).
+            if rest >= 5, ms < 999 { ms += 1 }
         }
+        // A leap second, 23:59:60.x, is not the first second of the next day (which another
+        // epoch has): its epochs are one epoch at the day's last millisecond, 23:59:59.999, so
+        // that its fix keeps a time of its own, after every earlier one and before the next.
+        if s == 60 { return 86_399_999 }
         return (h * 3600 + m * 60 + s) * 1000 + ms
     }
 }

@@ -104,7 +104,15 @@ struct NMEAReader {
                 buffer.append(contentsOf: chunk[..<got])
             }
         }
-        try assembler.finish(emit: emit)
+        let last = lineNumber
+        func checked(_ fix: inout Fix) throws {
+            if let t = fix.time, !t.isWritable {
+                try problem(last, "this epoch's time is past 9999-12-31T23:59:59.999Z, the last that RFC 3339 can write; fix skipped")
+                return
+            }
+            try emit(&fix)
+        }
+        try assembler.finish(emit: checked)
     }
 
     private mutating func line(
@@ -121,6 +129,15 @@ struct NMEAReader {
             }
             return
         }
+        // An epoch dated past the end of 9999 (a log that crosses its last midnight) has a
+        // time RFC 3339 cannot write: reported with the line that closed it, not clamped.
+        func checked(_ fix: inout Fix) throws {
+            if let t = fix.time, !t.isWritable {
+                try problem(number, "this epoch's time is past 9999-12-31T23:59:59.999Z, the last that RFC 3339 can write; fix skipped")
+                return
+            }
+            try emit(&fix)
+        }
         // Sentences: from each `$` to the next `$` or `!` or the end of the line.
         let base = bytes.baseAddress!
         let n = bytes.count
@@ -129,7 +146,7 @@ struct NMEAReader {
             k = base.distance(to: dollar.assumingMemoryBound(to: UInt8.self))
             let rest = UnsafeBufferPointer(start: base + k, count: n - k)
             let (outcome, end) = NMEAFraming.frame(rest, bounds: fieldBounds)
-            try sentence(outcome, rest, emit: emit)
+            try sentence(outcome, rest, emit: checked)
             k += max(end, 1)
         }
     }

@@ -12,8 +12,10 @@ public struct Timestamp: Hashable, Comparable, Sendable {
         self.milliseconds = milliseconds
     }
 
+    /// Seconds since 1970, clamped to the times RFC 3339 can write (for computed times; input
+    /// goes through `adding(seconds:)`, which says when it is out of range).
     public init(seconds: Double) {
-        self.milliseconds = Int64((seconds * 1000).rounded())
+        self = Timestamp(milliseconds: 0).adding(seconds: seconds) ?? (seconds < 0 ? .earliest : .latest)
     }
 
     public var seconds: Double { Double(milliseconds) / 1000 }
@@ -22,6 +24,23 @@ public struct Timestamp: Hashable, Comparable, Sendable {
 
     /// 2000-01-01T00:00:00Z, fix2gpx's default start for fixes without time.
     public static let y2k = Timestamp(milliseconds: 946_684_800_000)
+
+    /// 0000-01-01T00:00:00Z, the earliest time RFC 3339's four-digit year can write.
+    public static let earliest = Timestamp(milliseconds: -62_167_219_200_000)
+    /// 9999-12-31T23:59:59.999Z, the latest.
+    public static let latest = Timestamp(milliseconds: 253_402_300_799_999)
+
+    /// Whether RFC 3339 can write this time (years 0000 to 9999).
+    public var isWritable: Bool { self >= .earliest && self <= .latest }
+
+    /// This time plus `seconds`, or nil when the sum is not a time RFC 3339 can write (or
+    /// not a number): for times computed from input, which must never trap on overflow.
+    public func adding(seconds: Double) -> Timestamp? {
+        let ms = Double(milliseconds) + (seconds * 1000).rounded()
+        guard ms.isFinite, ms >= Double(Timestamp.earliest.milliseconds), ms <= Double(Timestamp.latest.milliseconds)
+        else { return nil }
+        return Timestamp(milliseconds: Int64(ms))
+    }
 }
 
 extension Timestamp {
@@ -78,7 +97,8 @@ extension Timestamp {
     /// millisecond), and a zone of `Z`, `±HH:MM`, `±HHMM` or `±HH`; no zone means UTC. `t`, `z`
     /// and a space for `T` are accepted too (RFC 3339 §5.6 allows them). Surrounding XML
     /// whitespace is ignored. A leap second (`:60`) counts as the first second of the next minute.
-    /// Returns nil for anything else: a calendar date that does not exist, a missing field.
+    /// Returns nil for anything else: a calendar date that does not exist, a missing field, a
+    /// time that in UTC falls outside years 0000 to 9999.
     public static func parse(_ text: UnsafeBufferPointer<UInt8>) -> Timestamp? {
         var start = 0
         var end = text.count
@@ -151,7 +171,10 @@ extension Timestamp {
         guard i == end else { return nil }
         let days = daysFromCivil(year, month, day)
         let secs = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
-        return Timestamp(milliseconds: secs * 1000 + (tenthsOfMs + 5) / 10)
+        // A zone offset or a leap second can carry a time past 9999-12-31 (or before year
+        // 0): a time RFC 3339 cannot write back is not one we read.
+        let t = Timestamp(milliseconds: secs * 1000 + (tenthsOfMs + 5) / 10)
+        return t.isWritable ? t : nil
     }
 
     public static func parse(_ text: String) -> Timestamp? {
@@ -169,7 +192,8 @@ func isXMLSpace(_ c: UInt8) -> Bool {
 
 extension Timestamp {
     /// Appends the SPEC form: `YYYY-MM-DDTHH:MM:SSZ`, or `.mmmZ` when the second is not whole.
-    /// Years outside 0000...9999 cannot be written in RFC 3339; they are clamped to its range.
+    /// Years outside 0000...9999 cannot be written in RFC 3339; callers check `isWritable`
+    /// (every reader does) and this clamps only as a last defence.
     public func write(into out: inout [UInt8]) {
         var ms = milliseconds
         let minMs = Timestamp.daysFromCivil(0, 1, 1) * 86_400_000

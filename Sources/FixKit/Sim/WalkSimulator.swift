@@ -62,6 +62,20 @@ public struct SeededRandom: Sendable {
 }
 
 extension WalkScript {
+    /// Seconds from the first fix to the last: the legs at `speed` and the pauses between.
+    public var duration: Double {
+        let frame = LocalFrame(lat: waypoints[0].lat, lon: waypoints[0].lon)
+        let points = waypoints.map { frame.metres(lat: $0.lat, lon: $0.lon) }
+        guard points.count > 1 else { return max(pause, 1 / rate) }
+        var total = Double(points.count - 2) * pause
+        for k in 1..<points.count {
+            let dx = points[k].east - points[k - 1].east
+            let dy = points[k].north - points[k - 1].north
+            total += (dx * dx + dy * dy).squareRoot() / speed
+        }
+        return total
+    }
+
     /// The true positions, as (seconds from start, east, north, speed, course) in metres in a
     /// local frame at the first waypoint; then noise and the trace are added by `fixes`.
     func truth() -> [(t: Double, east: Double, north: Double, speed: Double, course: Double)] {
@@ -154,9 +168,21 @@ public struct LocalFrame: Sendable {
         return (dLon * metresPerDegreeLon, (lat - lat0) * metresPerDegreeLat)
     }
 
+    /// The point `east`, `north` metres from the origin. Latitude is clamped to the poles and
+    /// longitude wrapped into [-180, 180] (noise near a pole or the antimeridian must not
+    /// leave the record's range); at a pole, where east has no direction, it is the origin's.
     public func degrees(east: Double, north: Double) -> (lat: Double, lon: Double) {
         var lon = lon0 + east / metresPerDegreeLon
-        if lon > 180 { lon -= 360 } else if lon < -180 { lon += 360 }
+        if !lon.isFinite { lon = lon0 }
+        if lon > 180 || lon < -180 { lon = remainder(lon, 360) }
         return (min(90, max(-90, lat0 + north / metresPerDegreeLat)), lon)
+    }
+
+    /// Whether `east`, `north` lies on the map the frame draws: within the poles and less than
+    /// half the way round the parallel. Beyond that, a flat frame says nothing true.
+    public func contains(east: Double, north: Double) -> Bool {
+        let lat = lat0 + north / metresPerDegreeLat
+        let dLon = east / metresPerDegreeLon
+        return lat.isFinite && abs(lat) <= 90 && (east == 0 || (dLon.isFinite && abs(dLon) <= 180))
     }
 }

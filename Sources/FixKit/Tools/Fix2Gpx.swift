@@ -64,7 +64,13 @@ public struct Fix2Gpx: Tool {
         defer { writer.end(into: &output.buffer) }
         try context.forEachFix(inputs) { fix, _, name, number in
             var fix = fix
-            timing.fill(&fix)
+            guard timing.fill(&fix) else {
+                try context.diagnostics.problem(
+                    name, line: number,
+                    "--pace gives this fix a time past 9999-12-31T23:59:59.999Z, the last that RFC 3339 can write; fix skipped"
+                )
+                return
+            }
             if writer.mode == .xcode, fix.time == nil {
                 try context.diagnostics.problem(
                     name, line: number,
@@ -106,16 +112,22 @@ struct PaceClock {
         self.start = start
     }
 
-    mutating func fill(_ fix: inout Fix) {
-        guard let pace else { return }
-        if fix.time == nil {
-            if let last {
-                let d = Geodesy.distance(lat1: last.lat, lon1: last.lon, lat2: fix.lat, lon2: fix.lon)
-                fix.time = Timestamp(milliseconds: last.time.milliseconds + Int64((d / pace * 1000).rounded()))
-            } else {
-                fix.time = start
-            }
+    /// Gives `fix` its time; false when that time would be past what RFC 3339 can write (a
+    /// tiny pace, a start near the end of 9999), and then the fix is left as it was.
+    mutating func fill(_ fix: inout Fix) -> Bool {
+        guard let pace else { return true }
+        let time: Timestamp
+        if let t = fix.time {
+            time = t
+        } else if let last {
+            let d = Geodesy.distance(lat1: last.lat, lon1: last.lon, lat2: fix.lat, lon2: fix.lon)
+            guard let t = last.time.adding(seconds: d / pace) else { return false }
+            time = t
+        } else {
+            time = start
         }
-        last = (fix.time!, fix.lat, fix.lon)
+        fix.time = time
+        last = (time, fix.lat, fix.lon)
+        return true
     }
 }

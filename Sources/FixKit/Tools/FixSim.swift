@@ -60,7 +60,13 @@ public struct FixSim: Tool {
                 throw UsageError("--origin '\(originText)' is not one LAT,LON in range")
             }
             let frame = LocalFrame(lat: origin[0].0, lon: origin[0].1)
-            points = try FixSim.pairs(text, option: "route").map { frame.degrees(east: $0.0, north: $0.1) }
+            let metres = try FixSim.pairs(text, option: "route")
+            for (e, n) in metres where !frame.contains(east: e, north: n) {
+                throw UsageError(
+                    "--route point \(DecimalNumber.text(e)),\(DecimalNumber.text(n)) is off the map from --origin \(originText): a route in metres must stay within the poles and half way round the Earth"
+                )
+            }
+            points = metres.map { frame.degrees(east: $0.0, north: $0.1) }
         } else {
             throw UsageError("give the route: --waypoints LAT,LON:LAT,LON... or --origin LAT,LON --route E,N:E,N...")
         }
@@ -72,6 +78,11 @@ public struct FixSim: Tool {
         script.speedNoise = try options.double("speed-noise", default: 0.1, range: 0...1e6)!
         script.pause = try options.double("pause", default: 0, range: 0...1e9)!
         if let start = try options.time("start") { script.start = start }
+        guard script.start.adding(seconds: script.duration) != nil else {
+            throw UsageError(
+                "the walk lasts \(DecimalNumber.text(script.duration.rounded())) s and would end past 9999-12-31T23:59:59.999Z, the last time RFC 3339 can write: give an earlier --start or a shorter walk"
+            )
+        }
         let seed = try options.double("seed", default: 1, range: 0...1e15)!
         guard seed == seed.rounded() else {
             throw UsageError("--seed '\(options.string("seed")!)' is not a whole number")

@@ -12,6 +12,11 @@ enum ZDA: NMEASentenceParser {
     static func apply(_ s: NMEASentence, to epoch: inout NMEAEpoch) -> Bool {
         guard s.count >= 4, s.numbersValid(1, 2, 3) else { return false }
         guard let d = s.number(1), let m = s.number(2), let y = s.number(3) else { return true }
+        // Checked as doubles before converting: a day of 1e20 must be a malformed field, not a
+        // trap in Int64(_:).
+        guard d == d.rounded(), m == m.rounded(), y == y.rounded(), (1...31).contains(d), (1...12).contains(m),
+            (1980...9999).contains(y)
+        else { return false }
         let day = Int64(d)
         let month = Int64(m)
         let year = Int64(y)
