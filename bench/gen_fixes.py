@@ -21,6 +21,10 @@ fixes with its defaults:
   with --course reject); fixes at a standstill have neither;
 - move: walks, runs and stops make many fixes closer than 10 m to the last one passed.
 
+With --no-cacc every fix has a speed and a course and none has cacc, as gpx2fix writes a
+GPX file with Garmin's TrackPointExtension: then every fix that passes has its course
+stripped by default (fixfilter.sh's "course stripped" case).
+
 Every fix has hacc, so `select(.hacc < 100)` (jq) and fixfilter's hacc rule agree on what
 hacc rejects. A fix takes about 140 bytes, so 1,000,000 fixes make about 140 MB.
 """
@@ -42,7 +46,10 @@ def main():
     ap.add_argument("out", help="the NDJSON file to write ('-' for standard output)")
     ap.add_argument("--fixes", "-n", type=int, default=1_000_000, help="fixes (default 1,000,000)")
     ap.add_argument("--seed", type=int, default=20240512, help="random seed (default 20240512)")
+    ap.add_argument("--no-cacc", action="store_true",
+                    help="every fix has a speed and a course and none a cacc (all courses stripped by default)")
     args = ap.parse_args()
+    no_cacc = args.no_cacc
     n = max(0, args.fixes)
 
     rng = random.Random(args.seed)
@@ -103,7 +110,9 @@ def main():
             elif r < 0.005 and speed > 0:
                 fspeed = rng.uniform(90.0, 400.0)  # glitch
             parts = ['{"time":"%s","lat":%.6f,"lon":%.6f,"alt":%.1f,"hacc":%.1f' % (stamp(ft), flat, flon, alt, hacc)]
-            if fspeed > 0:
+            if no_cacc:
+                parts.append(',"speed":%.2f,"course":%.1f' % (fspeed, course))
+            elif fspeed > 0:
                 parts.append(',"speed":%.2f,"course":%.1f' % (fspeed, course))
                 r = rng.random()
                 if r >= 0.04:

@@ -12,7 +12,8 @@
 #   DAYS       days in the big log (default 30, at least 8); days 2 to 8 (Tuesday to Monday)
 #              make the week log, which holds the month's longest stay whole
 #   RUNS       timed runs of each command, after one warm-up run (default 3)
-#   VISITS, FIXSIM  binaries to use; no build is done when both are given
+#   VISITS, FIXSIM, FIXFILTER  binaries to use; no build is done when all three are given
+#              (fixfilter is timed on the month too: the target is visits within 1.5x of it)
 #   BUILD_DIR  SwiftPM scratch path for the release build (default <repo>/.build)
 #
 # The log is made with fixsim, one day at a time (seed = day number), the days concatenated
@@ -39,7 +40,7 @@ require_python3 "to compute dates and figures"
 require_hyperfine
 check_gnu_time
 
-binaries_from_env_or_build "set VISITS and FIXSIM to the binaries" VISITS visits FIXSIM fixsim
+binaries_from_env_or_build "set VISITS, FIXSIM and FIXFILTER to the binaries" VISITS visits FIXSIM fixsim FIXFILTER fixfilter
 
 # --- the log ----------------------------------------------------------------------------------
 # Places in metres east,north of home; fixsim stands --pause (30 minutes) at every waypoint
@@ -115,16 +116,22 @@ say ""
 run_hyperfine visits -- \
     -n "visits, month" "$(q "$visits") $(q "$month") > /dev/null" \
     -n "visits, week" "$(q "$visits") $(q "$week") > /dev/null" \
+    -n "fixfilter, month" "$(q "$fixfilter") $(q "$month") > /dev/null" \
     -n "cat, month" "cat $(q "$month") > /dev/null"
 
 summarize "$out/visits.json" "$n_month" "$n_week" <<'EOF'
 results = load_results(sys.argv[1])
-fixes = {"visits, month": int(sys.argv[2]), "visits, week": int(sys.argv[3]), "cat, month": int(sys.argv[2])}
-print_medians(results, 14)
+fixes = {"visits, month": int(sys.argv[2]), "visits, week": int(sys.argv[3]), "fixfilter, month": int(sys.argv[2]),
+         "cat, month": int(sys.argv[2])}
+print_medians(results, 16)
 for name in ("visits, month", "visits, week"):
     r = results[name]
     print(f"  {name}: {fixes[name] / r['median'] / 1e6:.2f} million fixes a second from the median, "
           f"{fixes[name] / (r['user'] + r['system']) / 1e6:.2f} from CPU time")
+v, f = results["visits, month"]["median"], results["fixfilter, month"]["median"]
+print("ratios (from the medians)")
+print(f"  visits / fixfilter, month = {v / f:5.2f}x   (target: at most 1.5x)   " + ("ok" if v / f <= 1.5 else "MISSED"))
+print_checks(results, [("visits, month", "fixfilter, month")], 2)
 EOF
 say ""
 

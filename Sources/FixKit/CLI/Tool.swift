@@ -38,10 +38,23 @@ public struct ToolContext {
     public func forEachFix(
         _ inputs: [InputName], _ body: (Fix, UnsafeBufferPointer<UInt8>, InputName, Int) throws -> Void
     ) throws {
+        try forEachFix(inputs) { fix, line, _, name, number in try body(fix, line, name, number) }
+    }
+
+    /// `forEachFix`, also handing over where the line's `course` member lies (for
+    /// `RawRecord.appendRemoving`).
+    public func forEachFix(
+        _ inputs: [InputName], _ body: (Fix, UnsafeBufferPointer<UInt8>, MemberSpan, InputName, Int) throws -> Void
+    ) throws {
         var decoder = FixDecoder()
         for name in inputs {
             guard let input = try open(name) else { continue }
-            try input.forEachLine { line, number in
+            let tooLong: (Int) throws -> Void = { number in
+                try diagnostics.problem(
+                    name, line: number,
+                    "longer than \(InputReader.maxLineLength) bytes (1 MiB): no fix is that long; line skipped")
+            }
+            try input.forEachLine(tooLong: tooLong) { line, number in
                 if line.allSatisfy(isXMLSpace) { return }
                 let fix: Fix
                 do throws(FixDecodingError) {
@@ -50,7 +63,7 @@ public struct ToolContext {
                     try diagnostics.problem(name, line: number, error.message + "; line skipped")
                     return
                 }
-                try body(fix, line, name, number)
+                try body(fix, line, decoder.course, name, number)
             }
         }
     }

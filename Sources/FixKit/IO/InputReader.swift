@@ -133,15 +133,30 @@ public final class InputReader {
         }
     }
 
+    /// The longest line `forEachLine` hands over, in bytes, its line end aside (documented in
+    /// fix(5)): a fix takes a few hundred bytes, and no record is anywhere near this.
+    public static let maxLineLength = 1 << 20
+
     /// Calls `body` with each line (without its `\n`, or a `\r\n`'s `\r`) and its 1-based
-    /// number. A last line without `\n` counts. Memory is one chunk plus the longest line.
-    public func forEachLine(_ body: (UnsafeBufferPointer<UInt8>, Int) throws -> Void) throws {
-        var storage = [UInt8](repeating: 0, count: InputReader.chunkSize)
+    /// number. A last line without `\n` counts. A line longer than `maxLength` bytes is not
+    /// kept: `tooLong` gets its number once, its bytes are dropped up to its end, and the lines
+    /// after it are read as usual. Memory is one chunk plus `maxLength`, whatever the input;
+    /// each byte is scanned once.
+    public func forEachLine(
+        maxLength: Int = InputReader.maxLineLength, tooLong: (Int) throws -> Void = { _ in },
+        _ body: (UnsafeBufferPointer<UInt8>, Int) throws -> Void
+    ) throws {
+        // Room for the longest line kept, its CR LF and a chunk read after it; grown as needed.
+        let capacity = maxLength + 2 + InputReader.chunkSize
+        var storage = [UInt8](repeating: 0, count: min(capacity, InputReader.chunkSize))
         var filled = 0  // bytes in storage
         var lineNumber = 0
         var eof = false
+        var skipping = false  // in a line past maxLength: its bytes are dropped up to its end
         while !eof {
-            if filled == storage.count { storage.append(contentsOf: repeatElement(0, count: storage.count)) }
+            if filled == storage.count {
+                storage.append(contentsOf: repeatElement(0, count: min(storage.count, capacity - storage.count)))
+            }
             let n = try storage.withUnsafeMutableBytes { raw in
                 try read(into: raw.baseAddress! + filled, capacity: raw.count - filled)
             }
@@ -153,22 +168,42 @@ public final class InputReader {
                 while searchFrom < newEnd {
                     guard let nl = findNewline(buf, from: searchFrom, to: newEnd) else { break }
                     lineNumber += 1
-                    var end = nl
-                    if end > consumed, buf[end - 1] == 0x0D { end -= 1 }
-                    try body(UnsafeBufferPointer(rebasing: buf[consumed..<end]), lineNumber)
+                    if skipping {
+                        skipping = false
+                    } else {
+                        var end = nl
+                        if end > consumed, buf[end - 1] == 0x0D { end -= 1 }
+                        if end - consumed > maxLength {
+                            try tooLong(lineNumber)
+                        } else {
+                            try body(UnsafeBufferPointer(rebasing: buf[consumed..<end]), lineNumber)
+                        }
+                    }
                     consumed = nl + 1
                     searchFrom = consumed
                 }
-                if eof, consumed < newEnd {
+                if eof, consumed < newEnd, !skipping {
                     lineNumber += 1
                     var end = newEnd
                     if buf[end - 1] == 0x0D { end -= 1 }
-                    try body(UnsafeBufferPointer(rebasing: buf[consumed..<end]), lineNumber)
-                    consumed = newEnd
+                    if end - consumed > maxLength {
+                        try tooLong(lineNumber)
+                    } else {
+                        try body(UnsafeBufferPointer(rebasing: buf[consumed..<end]), lineNumber)
+                    }
                 }
             }
+            if eof { break }
+            var rest = newEnd - consumed
+            if skipping {
+                rest = 0  // nothing of this line is kept
+            } else if rest > maxLength + 1 {
+                // Longer than any line kept, even with a CR LF to come: refuse it once.
+                try tooLong(lineNumber + 1)
+                skipping = true
+                rest = 0
+            }
             // Keep the unfinished line at the start of the buffer.
-            let rest = newEnd - consumed
             if consumed > 0, rest > 0 {
                 storage.withUnsafeMutableBytes { raw in
                     _ = memmove(raw.baseAddress!, raw.baseAddress! + consumed, rest)

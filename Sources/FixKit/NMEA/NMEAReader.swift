@@ -45,56 +45,110 @@ struct NMEAReader {
     static let gst = NMEASentence.code("GST")
     static let zda = NMEASentence.code("ZDA")
 
+    /// The longest line kept whole, in bytes (documented in gpx2fix(1)). A longer line is
+    /// reported once and its bytes are dropped up to its end, so memory stays bounded whatever
+    /// the input. Sentences in a long line are not lost: past `flushAt` bytes the line is read
+    /// up to its last `$`, which ends every sentence before it.
+    static let maxLine = 1 << 20
+    static let flushAt = 1 << 16
+
     /// Reads the whole input, whose first bytes are `head`; the first byte stands on line
-    /// `firstLine`.
+    /// `firstLine`. Time is linear in the input's length: each byte is scanned once, and a
+    /// line longer than `maxLine` is not kept.
     mutating func read(
         _ input: InputSource, head: [UInt8], firstLine: Int = 1, emit: (inout Fix) throws -> Void,
         problem: (Int, String) throws -> Void
     ) throws {
+        let chunkSize = 1 << 18
         var buffer = head
-        var start = 0  // first byte not yet consumed
+        buffer.reserveCapacity(max(head.count, NMEAReader.maxLine + 2 * chunkSize))
+        var start = 0  // the unfinished line's first byte
+        var scan = 0  // the first byte not scanned yet
         var lineNumber = firstLine
         var eof = false
-        var chunk = [UInt8](repeating: 0, count: 1 << 18)
+        var skipping = false  // in a line past maxLine: drop its bytes up to its end
+        var chunk = [UInt8](repeating: 0, count: chunkSize)
         while true {
-            // Consume every complete line in buffer[start...].
             try buffer.withUnsafeBufferPointer { buf in
                 guard let base = buf.baseAddress else { return }
                 let n = buf.count
-                var i = start
-                var lineStart = start
+                var i = scan
                 while i < n {
-                    // Most bytes are neither CR nor LF: skip them in a tight loop.
-                    while i < n, base[i] > 0x0D { i += 1 }
+                    i = NMEAReader.nextBreak(base, from: i, to: n)
                     guard i < n else { break }
                     let c = base[i]
-                    if c != 0x0A && c != 0x0D {
-                        i += 1
+                    if c == 0 {
+                        // NUL bytes (an SD card's unwritten tail, padding) end a sentence, not a line.
+                        if i > start, !skipping {
+                            try line(
+                                UnsafeBufferPointer(start: base + start, count: i - start), number: lineNumber,
+                                emit: emit, problem: problem)
+                        }
+                        i = NMEAReader.skipNULs(base, from: i, to: n)
+                        start = i
                         continue
                     }
                     // A CR at the end of what we have may be the first half of CR LF.
                     if c == 0x0D, i + 1 == n, !eof { break }
-                    if i > lineStart {
-                        try line(UnsafeBufferPointer(start: base + lineStart, count: i - lineStart), number: lineNumber, emit: emit, problem: problem)
+                    if i > start, !skipping {
+                        try line(
+                            UnsafeBufferPointer(start: base + start, count: i - start), number: lineNumber, emit: emit,
+                            problem: problem)
                     }
+                    skipping = false
                     // LF ends a line; so does a CR that no LF or CR follows (CR-only logs), while
                     // CR LF and CR CR LF count once.
                     if c == 0x0A || i + 1 == n || (base[i + 1] != 0x0A && base[i + 1] != 0x0D) {
                         lineNumber += 1
                     }
                     i += 1
-                    lineStart = i
+                    if c == 0x0A {
+                        // Runs of blank lines, a word at a time.
+                        let (after, lines) = NMEAReader.skipLFs(base, from: i, to: n)
+                        i = after
+                        lineNumber += lines
+                    }
+                    start = i
                 }
-                if eof, lineStart < n {
-                    try line(UnsafeBufferPointer(start: base + lineStart, count: n - lineStart), number: lineNumber, emit: emit, problem: problem)
-                    lineStart = n
+                scan = i
+                if eof {
+                    if start < n, !skipping {
+                        try line(
+                            UnsafeBufferPointer(start: base + start, count: n - start), number: lineNumber, emit: emit,
+                            problem: problem)
+                    }
+                    start = n
+                    return
                 }
-                start = lineStart
+                if skipping {
+                    start = scan  // nothing of this line is kept
+                } else if scan - start > NMEAReader.flushAt {
+                    // A long line: read its sentences up to the last `$`, unless it is a gpsd report.
+                    var k = start
+                    while k < scan, base[k] == 0x20 || base[k] == 0x09 { k += 1 }
+                    var dollar = scan - 1
+                    while dollar > start, base[dollar] != UInt8(ascii: "$") { dollar -= 1 }
+                    if k < scan, base[k] != UInt8(ascii: "{"), dollar > start {
+                        try line(
+                            UnsafeBufferPointer(start: base + start, count: dollar - start), number: lineNumber,
+                            emit: emit, problem: problem)
+                        start = dollar
+                    }
+                    if scan - start > NMEAReader.maxLine {
+                        try problem(
+                            lineNumber,
+                            "more than \(NMEAReader.maxLine) bytes (1 MiB) without a line end or a sentence start ('$'): skipped up to the end of the line"
+                        )
+                        skipping = true
+                        start = scan
+                    }
+                }
             }
             if eof { break }
-            // Keep the unfinished line, read more after it.
+            // Keep the unfinished line (at most maxLine bytes), read more after it.
             if start > 0 {
                 buffer.removeSubrange(0..<start)
+                scan -= start
                 start = 0
             }
             let got = try chunk.withUnsafeMutableBytes { try input.read(into: $0.baseAddress!, capacity: $0.count) }
@@ -115,8 +169,50 @@ struct NMEAReader {
         try assembler.finish(emit: checked)
     }
 
+    /// The first LF, CR or NUL at or after `i`, or `n`: eight bytes at a time.
+    @inline(__always)
+    static func nextBreak(_ base: UnsafePointer<UInt8>, from i: Int, to n: Int) -> Int {
+        var i = i
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        while i + 8 <= n {
+            let w = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self).littleEndian
+            let lf = w ^ (0x0A * ones)
+            let cr = w ^ (0x0D * ones)
+            // A byte's high bit is set where it is zero; the lowest such byte is exact.
+            let z = ((lf &- ones) & ~lf | (cr &- ones) & ~cr | (w &- ones) & ~w) & highs
+            if z != 0 { return i + z.trailingZeroBitCount / 8 }
+            i += 8
+        }
+        while i < n {
+            let c = base[i]
+            if c == 0x0A || c == 0x0D || c == 0 { return i }
+            i += 1
+        }
+        return n
+    }
+
+    /// The first byte at or after `i` that is not NUL, or `n`.
+    @inline(__always)
+    static func skipNULs(_ base: UnsafePointer<UInt8>, from i: Int, to n: Int) -> Int {
+        var i = i
+        while i + 8 <= n, UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) == 0 { i += 8 }
+        while i < n, base[i] == 0 { i += 1 }
+        return i
+    }
+
+    /// Skips LF bytes from `i`: where they end, and how many.
+    @inline(__always)
+    static func skipLFs(_ base: UnsafePointer<UInt8>, from i: Int, to n: Int) -> (Int, Int) {
+        var k = i
+        while k + 8 <= n, UnsafeRawPointer(base + k).loadUnaligned(as: UInt64.self) == 0x0A0A_0A0A_0A0A_0A0A { k += 8 }
+        while k < n, base[k] == 0x0A { k += 1 }
+        return (k, k - i)
+    }
+
     private mutating func line(
-        _ bytes: UnsafeBufferPointer<UInt8>, number: Int, emit: (inout Fix) throws -> Void, problem: (Int, String) throws -> Void
+        _ bytes: UnsafeBufferPointer<UInt8>, number: Int, emit: (inout Fix) throws -> Void,
+        problem: (Int, String) throws -> Void
     ) throws {
         var k = 0
         while k < bytes.count, bytes[k] == 0x20 || bytes[k] == 0x09 { k += 1 }
@@ -151,7 +247,9 @@ struct NMEAReader {
         }
     }
 
-    private mutating func sentence(_ outcome: NMEAFraming.Outcome, _ bytes: UnsafeBufferPointer<UInt8>, emit: (inout Fix) throws -> Void) throws {
+    private mutating func sentence(
+        _ outcome: NMEAFraming.Outcome, _ bytes: UnsafeBufferPointer<UInt8>, emit: (inout Fix) throws -> Void
+    ) throws {
         switch outcome {
         case .ignored:
             // Proprietary and odd sentences still show that this is an NMEA log.
@@ -187,5 +285,7 @@ struct NMEAReader {
     }
 
     /// Whether anything in the input looked like NMEA or gpsd JSON.
-    var recognizedAnything: Bool { counts.sentences > 0 || counts.badChecksum > 0 || counts.reports > 0 || counts.other > 0 }
+    var recognizedAnything: Bool {
+        counts.sentences > 0 || counts.badChecksum > 0 || counts.reports > 0 || counts.other > 0
+    }
 }

@@ -10,6 +10,9 @@
 /// stream repeats the same trace on every line.
 public struct FixDecoder {
     private var trace = RepeatedString()
+    /// Where the last decoded line's `course` member lies, so that fixfilter can strip it
+    /// without scanning the line again.
+    public private(set) var course = MemberSpan()
 
     public init() {}
 
@@ -30,6 +33,8 @@ public struct FixDecoder {
             throw s.error("a fix is a JSON object, but the line starts with \(s.describeHere())")
         }
         s.position += 1
+        course = MemberSpan(afterBrace: s.position)
+        var previousEnd = s.position  // where the separator before the next member starts
         s.skipSpace()
         if s.peek() == UInt8(ascii: "}") {
             s.position += 1
@@ -37,16 +42,23 @@ public struct FixDecoder {
             while true {
                 s.skipSpace()
                 let memberStart = s.position
+                if course.nextKey == -1 { course.nextKey = memberStart }
                 let (keyRange, keyEscaped) = try s.scanString()
                 try s.expect(UInt8(ascii: ":"), "':' after the member name")
                 s.skipSpace()
-                let field = keyEscaped ? FixField(rawValue: s.stringValue(keyRange, escaped: true)) : Self.field(s.bytes, keyRange)
+                let field =
+                    keyEscaped
+                    ? FixField(rawValue: s.stringValue(keyRange, escaped: true)) : Self.field(s.bytes, keyRange)
                 if let field {
                     try decodeField(field, &s, into: &fix)
+                    if field == .course, !keyEscaped {
+                        course.record(separator: previousEnd, key: memberStart, end: s.position)
+                    }
                 } else {
                     try s.skipValue()
                     fix.appendExtra(UnsafeBufferPointer(rebasing: s.bytes[memberStart..<s.position]))
                 }
+                previousEnd = s.position
                 s.skipSpace()
                 guard let c = s.peek() else { throw s.error("expected ',' or '}', found the end of the line") }
                 s.position += 1
@@ -63,13 +75,18 @@ public struct FixDecoder {
         let hasLon = !fix.lon.isNaN
         guard hasLat, hasLon else {
             let missing = !hasLat && !hasLon ? "\"lat\" and \"lon\"" : !hasLat ? "\"lat\"" : "\"lon\""
-            throw JSONSyntaxError(message: "a fix needs \(missing) (WGS 84 degrees) but this object has no \(missing)", offset: -1)
+            throw JSONSyntaxError(
+                message: "a fix needs \(missing) (WGS 84 degrees) but this object has no \(missing)", offset: -1)
         }
         guard fix.lat >= -90, fix.lat <= 90 else {
-            throw JSONSyntaxError(message: "lat \(DecimalNumber.text(fix.lat)) is out of range: expected degrees in [-90, 90]", offset: -1)
+            throw JSONSyntaxError(
+                message: "lat \(DecimalNumber.text(fix.lat)) is out of range: expected degrees in [-90, 90]", offset: -1
+            )
         }
         guard fix.lon >= -180, fix.lon <= 180 else {
-            throw JSONSyntaxError(message: "lon \(DecimalNumber.text(fix.lon)) is out of range: expected degrees in [-180, 180]", offset: -1)
+            throw JSONSyntaxError(
+                message: "lon \(DecimalNumber.text(fix.lon)) is out of range: expected degrees in [-180, 180]",
+                offset: -1)
         }
         return fix
     }
@@ -97,7 +114,9 @@ public struct FixDecoder {
         }
     }
 
-    private mutating func decodeField(_ field: FixField, _ s: inout JSONScanner, into fix: inout Fix) throws(JSONSyntaxError) {
+    private mutating func decodeField(_ field: FixField, _ s: inout JSONScanner, into fix: inout Fix)
+        throws(JSONSyntaxError)
+    {
         if s.skipNull() {
             switch field {
             case .lat, .lon: throw s.error("\"\(field.rawValue)\" is null: expected a number of degrees")
@@ -116,7 +135,8 @@ public struct FixDecoder {
             }
             guard let parsed else {
                 throw JSONSyntaxError(
-                    message: "\"time\" \(String(decoding: UnsafeBufferPointer(rebasing: s.bytes[r]), as: UTF8.self).debugDescription) is not an RFC 3339 time such as 2026-01-01T09:00:00Z",
+                    message:
+                        "\"time\" \(String(decoding: UnsafeBufferPointer(rebasing: s.bytes[r]), as: UTF8.self).debugDescription) is not an RFC 3339 time such as 2026-01-01T09:00:00Z",
                     offset: at)
             }
             fix.time = parsed
@@ -125,7 +145,8 @@ public struct FixDecoder {
             fix.name = s.stringValue(r, escaped: escaped)
         case .trace:
             let (r, escaped) = try stringMember(field, &s)
-            fix.trace = escaped ? s.stringValue(r, escaped: true) : trace.string(UnsafeBufferPointer(rebasing: s.bytes[r]))
+            fix.trace =
+                escaped ? s.stringValue(r, escaped: true) : trace.string(UnsafeBufferPointer(rebasing: s.bytes[r]))
         case .sat, .seg:
             let v = try number(field, &s)
             guard v >= 0, v == v.rounded(), v < 1e15 else {
@@ -165,6 +186,35 @@ public struct FixDecoder {
     }
 }
 
+/// Where one member lies in a line's bytes, as offsets: what `RawRecord` needs to remove it.
+/// Only members whose key has no escapes are recorded, as `RawRecord.removingMember` matches.
+public struct MemberSpan: Sendable, Equatable {
+    /// How many members of that name the line has (with unescaped keys).
+    public internal(set) var count = 0
+    /// Just after the object's `{`.
+    public internal(set) var afterBrace = 0
+    /// Where the previous member's value ends (`afterBrace` for the first member).
+    public internal(set) var separator = 0
+    /// Where the member's key starts, and where its value ends.
+    public internal(set) var key = 0
+    public internal(set) var end = 0
+    /// Where the next member's key starts; -1 while it is to come, -2 when not wanted.
+    public internal(set) var nextKey = -2
+    /// Whether it is the object's first member.
+    public var isFirst: Bool { separator == afterBrace }
+
+    init() {}
+    init(afterBrace: Int) { self.afterBrace = afterBrace }
+
+    mutating func record(separator: Int, key: Int, end: Int) {
+        count += 1
+        self.separator = separator
+        self.key = key
+        self.end = end
+        nextKey = -1
+    }
+}
+
 @inline(__always)
 func memcmpBytes(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
     for k in 0..<n where a[k] != b[k] { return false }
@@ -180,7 +230,9 @@ public struct FixDecodingError: Error, Sendable, CustomStringConvertible {
 extension FixDecoder {
     /// Appends the members of a JSON object, verbatim, to `fix.extra`: how gpx2fix restores the
     /// members fix2gpx kept in its `json` extension.
-    public static func appendMembers(ofObject bytes: UnsafeBufferPointer<UInt8>, to fix: inout Fix) throws(JSONSyntaxError) {
+    public static func appendMembers(ofObject bytes: UnsafeBufferPointer<UInt8>, to fix: inout Fix)
+        throws(JSONSyntaxError)
+    {
         var s = JSONScanner(bytes)
         try s.expect(UInt8(ascii: "{"), "'{'")
         s.skipSpace()

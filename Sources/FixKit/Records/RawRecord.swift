@@ -52,8 +52,31 @@ public enum RawRecord {
         return out
     }
 
+    /// Appends `line` without the member that `span` (from `FixDecoder`) locates, and one comma:
+    /// the same bytes as `removingMember`, without scanning the line again or allocating.
+    /// Returns false, appending nothing, unless the span holds exactly one member.
+    public static func appendRemoving(
+        _ span: MemberSpan, from line: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]
+    ) -> Bool {
+        guard span.count == 1, span.end <= line.count else { return false }
+        let head: Int
+        let tail: Int
+        if !span.isFirst {
+            (head, tail) = (span.separator, span.end)  // from the previous value's end: its comma
+        } else if span.nextKey >= 0 {
+            (head, tail) = (span.key, span.nextKey)  // the first of several: up to the next key
+        } else {
+            (head, tail) = (span.afterBrace, span.end)  // the only member
+        }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: line[..<head]))
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: line[tail...]))
+        return true
+    }
+
     /// Appends `member` (`"key":value` bytes) as the object's last member, before its `}`.
-    public static func appendingMember(_ member: some Collection<UInt8>, to line: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+    public static func appendingMember(
+        _ member: some Collection<UInt8>, to line: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]
+    ) {
         var end = line.count
         while end > 0, line[end - 1] != UInt8(ascii: "}") { end -= 1 }
         guard end > 0 else {

@@ -122,7 +122,7 @@ public struct FixFilter: Tool {
             }
             return ToolFailure("writing --rejects \(rejectsPath ?? "") failed: \(reason)")
         }
-        try context.forEachFix(inputs) { fix, line, _, _ in
+        try context.forEachFix(inputs) { fix, line, course, _, _ in
             read += 1
             let verdict: Verdict
             if let trace = fix.trace {
@@ -140,8 +140,10 @@ public struct FixFilter: Tool {
             }
             switch verdict {
             case .pass(let strip):
-                if strip, let edited = RawRecord.removingMember("course", from: line) {
+                if strip, RawRecord.appendRemoving(course, from: line, into: &output.buffer) {
                     stripped += 1
+                } else if strip, let edited = RawRecord.removingMember("course", from: line) {
+                    stripped += 1  // a line with the member twice
                     output.buffer.append(contentsOf: edited)
                 } else {
                     output.buffer.append(contentsOf: line)

@@ -67,6 +67,8 @@ public struct VisitsTool: Tool {
             first = false
             try output.didAppend()
         }
+        var currentTrace: String?
+        var current = StayDetector(settings: settings, trace: nil)
         try context.forEachFix(inputs) { fix, _, _, _ in
             guard let time = fix.time else {
                 untimed += 1
@@ -78,15 +80,24 @@ public struct VisitsTool: Tool {
             }
             let hacc = fix.hacc
             if let t = fix.trace {
-                if detectors[t] == nil {
-                    detectors[t] = StayDetector(settings: settings, trace: t)
-                    order.append(t)
+                // Streams carry one trace for long runs: keep its detector at hand and touch the
+                // dictionary only when the trace changes (the decoder hands back the same string).
+                if t != currentTrace {
+                    if let c = currentTrace { detectors[c] = current }
+                    if let d = detectors.removeValue(forKey: t) {
+                        current = d
+                    } else {
+                        current = StayDetector(settings: settings, trace: t)
+                        order.append(t)
+                    }
+                    currentTrace = t
                 }
-                try detectors[t]!.add(lat: fix.lat, lon: fix.lon, hacc: hacc, time: time, emit: emit)
+                try current.add(lat: fix.lat, lon: fix.lon, hacc: hacc, time: time, emit: emit)
             } else {
                 try untraced.add(lat: fix.lat, lon: fix.lon, hacc: hacc, time: time, emit: emit)
             }
         }
+        if let c = currentTrace { detectors[c] = current }
         try untraced.finish(emit: emit)
         for t in order { try detectors[t]!.finish(emit: emit) }
         if geoJSON { output.buffer.append(contentsOf: "\n]}\n".utf8) }

@@ -31,7 +31,8 @@ public struct StaySettings: Sendable {
 }
 
 /// Finds stays in one trace's fixes, streaming: a visit is handed over as soon as it is over,
-/// and memory holds one stay's fixes, never the log's.
+/// and memory holds one stay's summary (`StaySummary`: its fixes while it is short, bounded
+/// summaries past that), never the log's.
 ///
 /// Each fix is measured against the stay's running centre, the weighted median of its fixes
 /// (weighted by the time each stands for over its hacc², so outliers, vague indoor fixes and
@@ -46,7 +47,7 @@ public struct StaySettings: Sendable {
 public struct StayDetector {
     let settings: StaySettings
     let trace: String?
-    private var stay: [StayPoint] = []
+    private var stay = StaySummary()
     private var outside: [StayPoint] = []
     private var centre: (lat: Double, lon: Double)?
     private var centredAt = 0
@@ -66,7 +67,9 @@ public struct StayDetector {
         self.trace = trace
     }
 
-    public mutating func add(lat: Double, lon: Double, hacc: Double?, time: Timestamp, emit: (Visit) throws -> Void) rethrows {
+    public mutating func add(lat: Double, lon: Double, hacc: Double?, time: Timestamp, emit: (Visit) throws -> Void)
+        rethrows
+    {
         let p = StayPoint(lat: lat, lon: lon, hacc: max(0, hacc ?? settings.defaultHacc), time: time)
         defer { lastTime = time }
         guard seenAny else {
@@ -92,7 +95,9 @@ public struct StayDetector {
             return
         }
         outside.append(p)
-        if outside.count >= settings.exitFixes, outside.last!.time.seconds - outside.first!.time.seconds >= settings.exitSpan {
+        if outside.count >= settings.exitFixes,
+            outside.last!.time.seconds - outside.first!.time.seconds >= settings.exitSpan
+        {
             let next = outside
             // A first candidate of a fix or two (an outlier as the log's first fix) does not take
             // the log's open start away from the stay that follows; a moving start does.
@@ -105,13 +110,14 @@ public struct StayDetector {
     /// The end of the trace: the stay in progress is a visit whose departure is unknown, unless
     /// the last fixes already show the user leaving.
     public mutating func finish(emit: (Visit) throws -> Void) rethrows {
-        let leaving = !outside.isEmpty && outside.count >= settings.exitFixes
+        let leaving =
+            !outside.isEmpty && outside.count >= settings.exitFixes
             && outside.last!.time.seconds - outside.first!.time.seconds >= settings.exitSpan
         try close(departed: leaving, emit: emit)
     }
 
     private mutating func begin(_ points: [StayPoint], atTraceStart: Bool) {
-        stay = points
+        stay = StaySummary(points)
         outside = []
         beganAtTraceStart = atTraceStart
         centre = nil
@@ -120,57 +126,27 @@ public struct StayDetector {
     }
 
     /// Recomputes the centre for every new fix while the stay is young, then after every
-    /// sixteenth growth: O(n log n) over a stay rather than O(n² log n).
+    /// sixteenth growth: O(n) over a stay rather than O(n²) (each centre is a selection).
     private mutating func recentreIfDue() {
         guard !stay.isEmpty else { return }
         if centre == nil || stay.count <= 32 || stay.count - centredAt >= max(1, centredAt / 16) {
-            centre = Self.centre(of: stay)
+            centre = stay.centre()
             centredAt = stay.count
         }
     }
 
-    /// Each fix's weight: the time it stands for (half the time to each neighbour, at most a
-    /// minute) over its hacc² (hacc at least 30 m). Time, so that a walk in at 1 Hz does not
-    /// outweigh an hour indoors at a fix a minute; the hacc floor, so that a few crisp fixes on
-    /// the way in do not either.
-    static func weights(_ points: [StayPoint]) -> [Double] {
-        points.indices.map { i in
-            let before = i > 0 ? points[i].time.seconds - points[i - 1].time.seconds : 0
-            let after = i + 1 < points.count ? points[i + 1].time.seconds - points[i].time.seconds : 0
-            let share = min(60, max(0, before) / 2 + max(0, after) / 2)
-            let h = max(30, points[i].hacc)
-            return max(share, 0.5) / (h * h)
-        }
-    }
-
-    static func centre(of points: [StayPoint]) -> (lat: Double, lon: Double) {
-        let weights = weights(points)
-        let lat = WeightedMedian.of(points.map(\.lat), weights: weights)!
-        // Longitudes about the first point, so a stay on the antimeridian is not split.
-        let lon0 = points[0].lon
-        let lons = points.map { p -> Double in
-            var d = p.lon - lon0
-            if d > 180 { d -= 360 } else if d < -180 { d += 360 }
-            return d
-        }
-        var lon = lon0 + WeightedMedian.of(lons, weights: weights)!
-        if lon > 180 { lon -= 360 } else if lon < -180 { lon += 360 }
-        return (lat, lon)
-    }
-
     private mutating func close(departed: Bool, emit: (Visit) throws -> Void) rethrows {
         defer {
-            stay = []
+            stay = StaySummary()
             outside = []
             centre = nil
         }
-        guard let first = stay.first, let last = stay.last, last.time.seconds - first.time.seconds >= settings.minStay else {
+        guard let first = stay.first, let last = stay.last, last.time.seconds - first.time.seconds >= settings.minStay
+        else {
             return
         }
-        let c = Self.centre(of: stay)
-        let weights = Self.weights(stay)
-        let distances = stay.map { Geodesy.distance(lat1: c.lat, lon1: c.lon, lat2: $0.lat, lon2: $0.lon) }
-        let spread = WeightedMedian.quantile(distances, weights: weights, 0.68) ?? 0
+        guard let c = stay.centre() else { return }
+        let spread = stay.spread(around: c)
         try emit(
             Visit(
                 lat: c.lat, lon: c.lon, hacc: spread, arrival: beganAtTraceStart ? nil : first.time,

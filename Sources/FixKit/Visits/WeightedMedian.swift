@@ -4,29 +4,148 @@
 enum WeightedMedian {
     /// The weighted median of `values`: the smallest value at which the cumulative weight
     /// reaches half the total. Empty input gives nil.
-    /// - Complexity: O(n log n).
+    /// - Complexity: O(n) expected (a selection, not a sort).
     static func of(_ values: [Double], weights: [Double]) -> Double? {
-        guard !values.isEmpty else { return nil }
-        let order = values.indices.sorted { values[$0] < values[$1] }
-        let total = weights.reduce(0, +)
-        var running = 0.0
-        for k in order {
-            running += weights[k]
-            if running >= total / 2 { return values[k] }
-        }
-        return values[order.last!]
+        quantile(values, weights: weights, 0.5)
     }
 
-    /// The value below which the given share of the weight lies (a weighted quantile).
+    /// The value below which the given share of the weight lies (a weighted quantile): the
+    /// smallest value at which the cumulative weight, in increasing order of the values, reaches
+    /// `q` times the total; the largest value if rounding keeps it short of that.
+    /// - Complexity: O(n) expected. Quickselect with three-way partitions: each round keeps
+    ///   the part that holds the answer and adds the weight of what lies below it.
     static func quantile(_ values: [Double], weights: [Double], _ q: Double) -> Double? {
         guard !values.isEmpty else { return nil }
-        let order = values.indices.sorted { values[$0] < values[$1] }
-        let total = weights.reduce(0, +)
-        var running = 0.0
-        for k in order {
-            running += weights[k]
-            if running >= total * q { return values[k] }
+        let target = weights.reduce(0, +) * q
+        var items = zip(values, weights).map { Item(value: $0, weight: $1) }
+        return items.withUnsafeMutableBufferPointer { select($0, target: target) }
+    }
+
+    /// `quantile` of `items` (values with their weights) whose weights sum to `total`, on a
+    /// scratch copy: the caller's array keeps its order.
+    static func quantile(_ items: [Item], total: Double, _ q: Double) -> Double? {
+        guard !items.isEmpty else { return nil }
+        var scratch = items
+        return scratch.withUnsafeMutableBufferPointer { select($0, target: total * q) }
+    }
+
+    struct Item {
+        var value: Double
+        var weight: Double
+    }
+
+    private static func select(_ a: UnsafeMutableBufferPointer<Item>, target: Double) -> Double {
+        var lo = 0
+        var hi = a.count
+        var below = 0.0  // the weight of the items known to lie below a[lo..<hi]
+        var largest = a[0].value
+        for item in a where item.value > largest { largest = item.value }
+        while hi - lo > 24 {
+            // The median of three as pivot; Dutch-flag partition into < p, == p, > p.
+            let x = a[lo].value, y = a[lo + (hi - lo) / 2].value, z = a[hi - 1].value
+            let pivot = max(min(x, y), min(max(x, y), z))
+            var lt = lo
+            var i = lo
+            var gt = hi
+            var lessWeight = 0.0
+            var equalWeight = 0.0
+            while i < gt {
+                let v = a[i].value
+                if v < pivot {
+                    lessWeight += a[i].weight
+                    a.swapAt(lt, i)
+                    lt += 1
+                    i += 1
+                } else if v > pivot {
+                    gt -= 1
+                    a.swapAt(i, gt)
+                } else {
+                    equalWeight += a[i].weight
+                    i += 1
+                }
+            }
+            if below + lessWeight >= target {
+                hi = lt
+            } else if below + lessWeight + equalWeight >= target {
+                return pivot
+            } else {
+                below += lessWeight + equalWeight
+                lo = gt
+            }
         }
-        return values[order.last!]
+        // A few items left: sort them and walk up.
+        var rest = UnsafeMutableBufferPointer(rebasing: a[lo..<hi])
+        rest.sort { $0.value < $1.value }
+        var running = below
+        for item in rest {
+            running += item.weight
+            if running >= target { return item.value }
+        }
+        return largest
+    }
+}
+
+/// A weighted sample of one coordinate in bins of a fixed width: a bounded summary of a long
+/// stay's latitudes or longitudes. Each bin keeps its total weight and the weighted mean of its
+/// values, so the bin that holds the weighted median hands back a value inside it: the
+/// median read from the bins is within one bin width of the exact one. When there are more than
+/// `capacity` bins, neighbouring bins are merged and the width doubles.
+struct WeightedBins {
+    private(set) var width: Double
+    let capacity: Int
+    private var bins: [Int: Bin] = [:]
+
+    struct Bin {
+        var weight = 0.0
+        var weightedSum = 0.0
+    }
+
+    init(width: Double, capacity: Int) {
+        self.width = width
+        self.capacity = capacity
+    }
+
+    var count: Int { bins.count }
+
+    mutating func add(_ value: Double, weight: Double) {
+        bins[Int((value / width).rounded(.down)), default: Bin()].add(value, weight)
+        if bins.count > capacity { coarsen() }
+    }
+
+    private mutating func coarsen() {
+        while bins.count > capacity {
+            var merged: [Int: Bin] = [:]
+            merged.reserveCapacity(bins.count / 2 + 1)
+            for (key, bin) in bins {
+                merged[key >> 1, default: Bin()].merge(bin)  // floor(key / 2), negatives too
+            }
+            bins = merged
+            width *= 2
+        }
+    }
+
+    /// Each bin as one value (its weighted mean) with its weight.
+    func sample() -> (values: [Double], weights: [Double]) {
+        var values: [Double] = []
+        var weights: [Double] = []
+        values.reserveCapacity(bins.count + 1)
+        weights.reserveCapacity(bins.count + 1)
+        for bin in bins.values where bin.weight > 0 {
+            values.append(bin.weightedSum / bin.weight)
+            weights.append(bin.weight)
+        }
+        return (values, weights)
+    }
+}
+
+extension WeightedBins.Bin {
+    mutating func add(_ value: Double, _ w: Double) {
+        weight += w
+        weightedSum += w * value
+    }
+
+    mutating func merge(_ other: Self) {
+        weight += other.weight
+        weightedSum += other.weightedSum
     }
 }

@@ -1,0 +1,229 @@
+/// The fixes of a stay in progress, as its centre and its spread need them, in memory that does
+/// not grow with the stay's length.
+///
+/// Up to `exactLimit` fixes (18 hours at 1 Hz) every fix is kept and the centre and the spread
+/// are exact. Past that the fixes go into bounded summaries, each fix with the weight it has
+/// when its successor arrives (`weight`): the latitudes and the longitudes into `WeightedBins`
+/// of 1e-7° (1.1 cm; each median is within one bin width of the exact one, and the width
+/// doubles only when more than `binCapacity` bins are needed, a stay's fixes spread over
+/// 360 m), and the positions into cells of 1e-6° (11 cm) that keep their weighted centroid, from
+/// which the spread is measured (each distance within a cell's diagonal of the exact one). The
+/// last fix is kept as it is, since its weight waits for the next one. Memory: at most
+/// `exactLimit` fixes, or two sets of `binCapacity` bins and `cellCapacity` cells.
+struct StaySummary {
+    typealias Point = StayDetector.StayPoint
+
+    static let exactLimit = 1 << 16
+    static let binCapacity = 1 << 15
+    static let cellCapacity = 1 << 16
+
+    /// Every fix while the stay is short; afterwards only the last one.
+    private var points: [Point] = []
+    /// While the stay is short: each fix's latitude and longitude (about the first fix's) with
+    /// its weight, the last one's provisional (no successor yet), kept as the fixes come so
+    /// that a centre costs a selection and no more; and the sum of the final weights, in the
+    /// fixes' order.
+    private var lats: [WeightedMedian.Item] = []
+    private var lons: [WeightedMedian.Item] = []
+    private var finalWeight = 0.0
+    private(set) var count = 0
+    private(set) var first: Point?
+    private var summary: Summary?
+
+    /// The bounded form of a long stay.
+    private struct Summary {
+        var lats = WeightedBins(width: 1e-7, capacity: StaySummary.binCapacity)
+        var lons = WeightedBins(width: 1e-7, capacity: StaySummary.binCapacity)
+        var cells = CellGrid(size: 1e-6, capacity: StaySummary.cellCapacity)
+        /// The time of the fix before the last one (the last one's weight needs it).
+        var beforeLast: Timestamp?
+    }
+
+    init() {}
+
+    init(_ points: [Point]) {
+        for p in points { append(p) }
+    }
+
+    var isEmpty: Bool { count == 0 }
+    var last: Point? { points.last }
+
+    /// The stay's first longitude: the others are taken about it, so that a stay on the
+    /// antimeridian is not split.
+    private func relativeLon(_ lon: Double) -> Double {
+        var d = lon - (first?.lon ?? lon)
+        if d > 180 { d -= 360 } else if d < -180 { d += 360 }
+        return d
+    }
+
+    mutating func append(_ p: Point) {
+        if first == nil { first = p }
+        count += 1
+        guard var s = summary else {
+            let previous = points.last
+            if let previous {
+                // The previous fix's weight is final now that its successor is known.
+                let w = Self.weight(
+                    previous, before: points.count >= 2 ? points[points.count - 2].time : nil, after: p.time)
+                lats[lats.count - 1].weight = w
+                lons[lons.count - 1].weight = w
+                finalWeight += w
+            }
+            points.append(p)
+            let w = Self.weight(p, before: previous?.time, after: nil)
+            lats.append(WeightedMedian.Item(value: p.lat, weight: w))
+            lons.append(WeightedMedian.Item(value: relativeLon(p.lon), weight: w))
+            if points.count > Self.exactLimit { summarize() }
+            return
+        }
+        summary = nil  // no second reference while it changes
+        if let last = points.last {
+            let w = Self.weight(last, before: s.beforeLast, after: p.time)
+            let lon = relativeLon(last.lon)
+            s.lats.add(last.lat, weight: w)
+            s.lons.add(lon, weight: w)
+            s.cells.add(lat: last.lat, lon: lon, weight: w)
+            s.beforeLast = last.time
+        }
+        points = [p]
+        summary = s
+    }
+
+    /// Moves every fix but the last into the summaries.
+    private mutating func summarize() {
+        var s = Summary()
+        for i in 0..<(points.count - 1) {
+            let (lat, lon, w) = (lats[i].value, lons[i].value, lats[i].weight)
+            s.lats.add(lat, weight: w)
+            s.lons.add(lon, weight: w)
+            s.cells.add(lat: lat, lon: lon, weight: w)
+        }
+        s.beforeLast = points.count >= 2 ? points[points.count - 2].time : nil
+        points = Array(points.suffix(1))
+        lats = []
+        lons = []
+        summary = s
+    }
+
+    /// A fix's weight: the time it stands for (half the time to each neighbour, at most a
+    /// minute) over its hacc² (hacc at least 30 m). Time, so that a walk in at 1 Hz does not
+    /// outweigh an hour indoors at a fix a minute; the hacc floor, so that a few crisp fixes on
+    /// the way in do not either.
+    static func weight(_ p: Point, before: Timestamp?, after: Timestamp?) -> Double {
+        let b = before.map { p.time.seconds - $0.seconds } ?? 0
+        let a = after.map { $0.seconds - p.time.seconds } ?? 0
+        let share = min(60, max(0, b) / 2 + max(0, a) / 2)
+        let h = max(30, p.hacc)
+        return max(share, 0.5) / (h * h)
+    }
+
+    /// The weighted median of the latitudes and of the longitudes.
+    func centre() -> (lat: Double, lon: Double)? {
+        guard let first else { return nil }
+        var lat: Double?
+        var lon: Double?
+        if let s = summary, let last = points.last {
+            let w = Self.weight(last, before: s.beforeLast, after: nil)
+            var (values, weights) = s.lats.sample()
+            values.append(last.lat)
+            weights.append(w)
+            lat = WeightedMedian.of(values, weights: weights)
+            (values, weights) = s.lons.sample()
+            values.append(relativeLon(last.lon))
+            weights.append(w)
+            lon = WeightedMedian.of(values, weights: weights)
+        } else {
+            let total = finalWeight + (lats.last?.weight ?? 0)
+            lat = WeightedMedian.quantile(lats, total: total, 0.5)
+            lon = WeightedMedian.quantile(lons, total: total, 0.5)
+        }
+        guard let lat, let lon else { return nil }
+        var l = first.lon + lon
+        if l > 180 { l -= 360 } else if l < -180 { l += 360 }
+        return (lat, l)
+    }
+
+    /// The weighted 68th percentile of the fixes' distances from `c`, metres.
+    func spread(around c: (lat: Double, lon: Double)) -> Double {
+        guard let first else { return 0 }
+        var distances: [Double]
+        var weights: [Double]
+        if let s = summary, let last = points.last {
+            (distances, weights) = s.cells.distances(from: c, lon0: first.lon)
+            distances.append(Geodesy.distance(lat1: c.lat, lon1: c.lon, lat2: last.lat, lon2: last.lon))
+            weights.append(Self.weight(last, before: s.beforeLast, after: nil))
+        } else {
+            weights = lats.map(\.weight)
+            distances = points.map { Geodesy.distance(lat1: c.lat, lon1: c.lon, lat2: $0.lat, lon2: $0.lon) }
+        }
+        return WeightedMedian.quantile(distances, weights: weights, 0.68) ?? 0
+    }
+}
+
+/// Positions in square cells of `size` degrees (latitude, and longitude about the stay's first
+/// fix), each with its weight and weighted centroid; four cells are merged into one, and the
+/// size doubles, when there are more than `capacity`.
+struct CellGrid {
+    private(set) var size: Double
+    let capacity: Int
+    private var cells: [Key: Cell] = [:]
+
+    struct Key: Hashable {
+        var y: Int
+        var x: Int
+    }
+
+    struct Cell {
+        var weight = 0.0
+        var lat = 0.0
+        var lon = 0.0
+    }
+
+    init(size: Double, capacity: Int) {
+        self.size = size
+        self.capacity = capacity
+    }
+
+    var count: Int { cells.count }
+
+    mutating func add(lat: Double, lon: Double, weight: Double) {
+        let key = Key(y: Int((lat / size).rounded(.down)), x: Int((lon / size).rounded(.down)))
+        cells[key, default: Cell()].add(lat: lat, lon: lon, weight: weight)
+        while cells.count > capacity {
+            var merged: [Key: Cell] = [:]
+            merged.reserveCapacity(cells.count / 2 + 1)
+            for (k, c) in cells { merged[Key(y: k.y >> 1, x: k.x >> 1), default: Cell()].merge(c) }
+            cells = merged
+            size *= 2
+        }
+    }
+
+    /// Each cell's distance from `c` (its centroid's) and weight.
+    func distances(from c: (lat: Double, lon: Double), lon0: Double) -> ([Double], [Double]) {
+        var distances: [Double] = []
+        var weights: [Double] = []
+        distances.reserveCapacity(cells.count + 1)
+        weights.reserveCapacity(cells.count + 1)
+        for cell in cells.values where cell.weight > 0 {
+            var lon = lon0 + cell.lon / cell.weight
+            if lon > 180 { lon -= 360 } else if lon < -180 { lon += 360 }
+            distances.append(Geodesy.distance(lat1: c.lat, lon1: c.lon, lat2: cell.lat / cell.weight, lon2: lon))
+            weights.append(cell.weight)
+        }
+        return (distances, weights)
+    }
+}
+
+extension CellGrid.Cell {
+    mutating func add(lat: Double, lon: Double, weight w: Double) {
+        weight += w
+        self.lat += w * lat
+        self.lon += w * lon
+    }
+
+    mutating func merge(_ other: Self) {
+        weight += other.weight
+        lat += other.lat
+        lon += other.lon
+    }
+}
