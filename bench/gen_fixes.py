@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Write a deterministic, realistic NDJSON stream of N fixes, for benchmarking fixfilter.
 
-    python3 bench/gen_fixes.py [--fixes N] [--seed K] OUT.ndjson
+    python3 bench/gen_fixes.py [--fixes N] [--seed K] [--center LAT,LON] [--area-km KM]
+                               [--hacc LO,HI] OUT.ndjson
 
 Standard library only. The same arguments always give the same bytes.
 
@@ -27,6 +28,15 @@ stripped by default (fixfilter.sh's "course stripped" case).
 
 Every fix has hacc, so `select(.hacc < 100)` (jq) and fixfilter's hacc rule agree on what
 hacc rejects. A fix takes about 140 bytes, so 1,000,000 fixes make about 140 MB.
+
+For fencerule (bench/fencerule.sh), two options change the stream; without them the bytes
+are the same as before they existed:
+- --center LAT,LON starts the first trip there (default 45.7578137,4.8320114, Lyon), and
+  --area-km KM keeps every trip in a square of KM a side around it: a trip that would leave
+  turns back (its course mirrored);
+- --hacc LO,HI gives every fix a hacc uniform in [LO, HI] metres, and moves the fix from the
+  true track by Gaussian noise of that hacc per axis, as a receiver's error is (no settling,
+  no -1, no late fixes): Wi-Fi and cell fixes are like that with 2,150.
 """
 
 import argparse
@@ -48,9 +58,20 @@ def main():
     ap.add_argument("--seed", type=int, default=20240512, help="random seed (default 20240512)")
     ap.add_argument("--no-cacc", action="store_true",
                     help="every fix has a speed and a course and none a cacc (all courses stripped by default)")
+    ap.add_argument("--center", default=None, help="LAT,LON of the first fix (default Lyon)")
+    ap.add_argument("--area-km", type=float, default=0.0, help="keep trips in a square of KM around --center")
+    ap.add_argument("--hacc", default=None, help="LO,HI: hacc uniform in [LO, HI] m, with noise of that hacc")
     args = ap.parse_args()
     no_cacc = args.no_cacc
     n = max(0, args.fixes)
+    noisy = None
+    if args.hacc is not None:
+        try:
+            noisy = tuple(float(v) for v in args.hacc.split(","))
+        except ValueError:
+            noisy = ()
+        if len(noisy) != 2 or not 0 <= noisy[0] <= noisy[1]:
+            ap.error(f"--hacc must be LO,HI with 0 <= LO <= HI (got {args.hacc!r})")
 
     rng = random.Random(args.seed)
     out = sys.stdout.buffer if args.out == "-" else open(args.out, "wb")
@@ -58,6 +79,13 @@ def main():
 
     deg_per_m_lat = 180.0 / (math.pi * EARTH_RADIUS)
     lat, lon, alt = 45.7578137, 4.8320114, 170.0
+    if args.center is not None:
+        try:
+            lat, lon = (float(v) for v in args.center.split(","))
+        except ValueError:
+            ap.error(f"--center must be LAT,LON (got {args.center!r})")
+    clat, clon = lat, lon
+    half = args.area_km * 500.0  # metres from the centre to the square's sides
     t = START
     written = 0
     trip = 0
@@ -91,10 +119,32 @@ def main():
                 course = (course + rng.gauss(0.0, turn)) % 360.0
                 speed = min(mean * 2.5, max(0.3, (speed or mean) + 0.05 * (mean - speed) + rng.gauss(0.0, jitter)))
                 rad = math.radians(course)
+                if half > 0:
+                    # Turn back at the square's sides: mirror the course's north or east part.
+                    north = (lat - clat) / deg_per_m_lat + speed * math.cos(rad)
+                    east = (lon - clon) / deg_per_m_lat * math.cos(math.radians(lat)) + speed * math.sin(rad)
+                    if abs(north) > half:
+                        course = (180.0 - course) % 360.0
+                    if abs(east) > half:
+                        course = (-course) % 360.0
+                    rad = math.radians(course)
                 lat += speed * math.cos(rad) * deg_per_m_lat
                 lon += speed * math.sin(rad) * deg_per_m_lat / math.cos(math.radians(lat))
                 alt = min(2500.0, max(-10.0, alt + rng.gauss(0.0, 0.3)))
             r = rng.random()
+            if noisy is not None:
+                hacc = rng.uniform(noisy[0], noisy[1])
+                flat = lat + rng.gauss(0.0, hacc) * deg_per_m_lat
+                flon = lon + rng.gauss(0.0, hacc) * deg_per_m_lat / math.cos(math.radians(lat))
+                parts = ['{"time":"%s","lat":%.7f,"lon":%.7f,"alt":%.1f,"hacc":%.1f' % (stamp(t), flat, flon, alt, hacc)]
+                parts.append(',"speed":%.2f' % speed if speed > 0 else ',"speed":0')
+                parts.append(',"trace":"%s"}\n' % trace)
+                chunk.append("".join(parts))
+                t += 1
+                if len(chunk) >= 4096:
+                    out.write("".join(chunk).encode("ascii"))
+                    chunk.clear()
+                continue
             if k < settle:
                 hacc = rng.uniform(100.0, 1500.0) if r < 0.6 else rng.uniform(20.0, 99.0)
             elif r < 0.002:

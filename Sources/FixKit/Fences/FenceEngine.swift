@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// fencerule's state for one trace: the fences' states, and under a region budget the watched
 /// set, the refresh circle and the fences entered while unwatched.
 struct TraceFences {
@@ -20,17 +26,32 @@ enum FenceEvent {
 }
 
 /// Evaluates fixes against the fences: the rule, the spatial index and the region budget.
+///
+/// A fence's state is kept only while it is not the quiet one, outside with no dwell under
+/// way; a quiet fence can only change where the rule may act on it (`ActingRegion`), so a fix
+/// evaluates the fences it finds there and the fences whose state is kept: the same decisions
+/// as evaluating every fence, at the cost of the few that matter.
 struct FenceEngine {
     let index: FenceIndex
     let settings: FenceRuleSettings
     /// --limit: the number of monitored conditions (N−1 fences and the refresh circle).
     let limit: Int?
+    /// Where a quiet fence may change, given a fix's σ.
+    let acting: ActingRegion
     /// Fences whose P(inside) is at least this appear in --trace output.
     static let traceThreshold = 1e-12
-    /// Beyond 8σ past its edge a fence's P(inside) is below 1e-12 (½ erfc(8/√2) ≈ 6e-16).
+    /// Beyond 8σ past its edge a fence's P(inside) is below 1e-12: the true position is then
+    /// more than 8σ from the fix, which a Rayleigh error does with probability e^{−32}.
     static let searchSigmas = 8.0
     /// The refresh circle's smallest radius, as Core Location's.
     static let minimumRefreshRadius = 50.0
+
+    init(index: FenceIndex, settings: FenceRuleSettings, limit: Int?) {
+        self.index = index
+        self.settings = settings
+        self.limit = limit
+        acting = ActingRegion(settings)
+    }
 
     /// One fix. `fences` receives each fence worth reporting in --trace (index, p, distance,
     /// inside), in index order; the events come back in order.
@@ -45,26 +66,39 @@ struct FenceEngine {
         }
         if let limit { reselectIfNeeded(fix, limit: limit, state: &state, events: &events) }
 
-        // Fences to evaluate: those near enough to matter, and those not in the assumed state.
-        var candidates: [Int] = []
-        index.forEachCandidate(lat: fix.lat, lon: fix.lon, margin: FenceEngine.searchSigmas * fix.sigma + 1) { k in
-            candidates.append(k)
-        }
-        // Usually no fence or a handful is held: a linear check beats building a set per fix.
-        let near = candidates.count
-        for k in state.states.keys where !candidates[..<near].contains(k) { candidates.append(k) }
-        if candidates.count > 1 { candidates.sort() }
+        // Fences to evaluate: those where a quiet fence may change (for --trace, also all that
+        // may reach its threshold), and those whose state is kept.
         let here = Geodesy.Point(lat: fix.lat, lon: fix.lon)
-        for k in candidates {
+        var (margin, minRadius) = acting.region(sigma: fix.sigma)
+        if report != nil {
+            margin = max(margin, FenceEngine.searchSigmas * fix.sigma + 1)
+            minRadius = 0
+        }
+        var candidates: [(k: Int, d: Double)] = []
+        index.forEachWithin(here, margin: margin, minRadius: minRadius) { k, d in
+            if limit == nil || state.watched.contains(k) { candidates.append((k, d)) }
+        }
+        if !state.states.isEmpty {
+            candidates.sort { $0.k < $1.k }
+            let found = candidates.count
+            for k in state.states.keys where !FenceEngine.contains(candidates, found, k) {
+                candidates.append((k, Geodesy.distance(here, index.centres[k])))
+            }
+        }
+        if candidates.count > 1 { candidates.sort { $0.k < $1.k } }
+        for (k, d) in candidates {
             if limit != nil, !state.watched.contains(k) { continue }
             let f = index.fences[k]
-            let d = Geodesy.distance(here, index.centres[k])
+            let kept = state.states[k]
+            // Held inside with no dwell under way, and surely not contradicted: the step would
+            // leave it as it is, so P is not needed (unless --trace prints it).
+            if report == nil, let kept, kept.inside, kept.count == 0, acting.surelyInside(d, f.radius, fix.sigma) { continue }
             let p = InsideProbability.p(distance: d, radius: f.radius, sigma: fix.sigma)
-            var s = state.states[k] ?? FenceState(inside: settings.assumeInside)
+            var s = kept ?? FenceState(inside: false)
             if let change = settings.step(&s, p: p, distance: d, radius: f.radius, fix: fix, previous: state.previous) {
                 events.append(change ? .enter(k, distance: d, p: p) : .exit(k, distance: d, p: p))
             }
-            if s.inside == settings.assumeInside && s.count == 0 {
+            if !s.inside && s.count == 0 {
                 state.states[k] = nil
             } else {
                 state.states[k] = s
@@ -74,6 +108,17 @@ struct FenceEngine {
         if limit != nil { findMissed(fix, state: &state, events: &events) }
         state.previous = fix
         return events
+    }
+
+    /// Whether the first `count` of `sorted` (ascending by fence) hold fence `k`.
+    private static func contains(_ sorted: [(k: Int, d: Double)], _ count: Int, _ k: Int) -> Bool {
+        var lo = 0
+        var hi = count
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            if sorted[mid].k < k { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < count && sorted[lo].k == k
     }
 
     /// Core Location's budget: the N−1 fences with the nearest edges, and a refresh circle on
@@ -115,9 +160,7 @@ struct FenceEngine {
     private func findMissed(_ fix: FixPoint, state: inout TraceFences, events: inout [FenceEvent]) {
         var inside: [Int] = []
         let here = Geodesy.Point(lat: fix.lat, lon: fix.lon)
-        index.forEachCandidate(lat: fix.lat, lon: fix.lon, margin: 0) { k in
-            if Geodesy.distance(here, index.centres[k]) <= index.fences[k].radius { inside.append(k) }
-        }
+        index.forEachWithin(here, margin: 0) { k, _ in inside.append(k) }
         let now = Set(inside)
         state.missedInside = state.missedInside.filter { now.contains($0) }
         for k in inside.sorted() where !state.watched.contains(k) && !state.missedInside.contains(k) {
@@ -128,3 +171,77 @@ struct FenceEngine {
         }
     }
 }
+
+/// Where a quiet fence (outside, no dwell under way) may change under the rule: d − R ≤
+/// margin and R ≥ minRadius, for a fix of σ. Elsewhere the rule's step leaves it quiet without
+/// an event, so it need not be looked at.
+///
+/// naive: inside when d ≤ R. confident and adaptive: a quiet fence changes only when
+/// P(inside) > enter. The disc lies in the strip of half-width R across the line from its
+/// centre to the fix, and within R of that line, so with the two axes of the error
+/// independent, P ≤ Φ((R − d)/σ) · (2Φ(R/σ) − 1): P > enter needs (R − d)/σ > Φ⁻¹(enter) and
+/// R/σ > Φ⁻¹((1 + enter)/2). For enter above ½ the first needs d < R, which the index answers
+/// from one cube per level. Both quantiles are taken for an enter smaller by 1e-12 (or half of
+/// it, if smaller), and a further 1e-6 σ off, far more than P's rounding; below an enter of
+/// 1e-9 the region is where P is not exactly 0 (d − R < 38.5σ).
+///
+/// The other way, for a fence held inside with no dwell under way: the disc holds the circle
+/// of radius R − d around the fix, so P ≥ 1 − e^{−(R − d)²/2σ²}, and R − d ≥ σ√(−2 ln(1 − exit))
+/// (for an exit larger by 1e-12, and 1e-6 σ more) means P ≥ exit: the rule keeps it inside.
+struct ActingRegion {
+    let naive: Bool
+    /// Lower bounds of Φ⁻¹(enter) and Φ⁻¹((1 + enter)/2); nil: below 1e-9, the wide region.
+    let along: Double?
+    let across: Double
+    /// R − d past which, in σ, P ≥ exit (∞: never known without P).
+    let deepInside: Double
+
+    init(_ settings: FenceRuleSettings) {
+        let exit = settings.exit + 1e-12
+        deepInside = exit >= 1 ? .infinity : (-2 * log1p(-exit)).squareRoot() + 1e-6
+        switch settings.kind {
+        case .naive:
+            naive = true
+            along = nil
+            across = 0
+        case .confident, .adaptive:
+            naive = false
+            let enter = max(settings.enter - 1e-12, settings.enter / 2)
+            if enter < 1e-9 {
+                along = nil
+                across = 0
+            } else {
+                along = ActingRegion.quantile(enter) - 1e-6
+                across = ActingRegion.quantile((1 + enter) / 2) - 1e-6
+            }
+        }
+    }
+
+    func region(sigma: Double) -> (margin: Double, minRadius: Double) {
+        // σ = ∞ makes P the naive 0 or 1 (InsideProbability's rule for a non-finite input).
+        if naive || !sigma.isFinite { return (0, 0) }
+        guard let along else { return (38.5 * sigma + 1e-6, 0) }
+        return (-along * sigma + 1e-6, max(0, across * sigma - 1e-6))
+    }
+
+    /// Whether a fence held inside stays so for this fix under the rule, from d alone.
+    @inline(__always)
+    func surelyInside(_ d: Double, _ radius: Double, _ sigma: Double) -> Bool {
+        if naive { return d <= radius }
+        return sigma.isFinite && radius - d >= deepInside * sigma + 1e-6
+    }
+
+    /// Φ⁻¹(q) for q in (0, 1), by bisection on Φ(z) = ½ erfc(−z/√2), kept on the side where
+    /// Φ(z) ≤ q, so never above the true quantile.
+    static func quantile(_ q: Double) -> Double {
+        if q >= 1 { return .infinity }
+        var lo = -40.0  // Φ(−40) ≈ 4e-350: below any q here
+        var hi = 40.0
+        for _ in 0..<200 {
+            let mid = (lo + hi) / 2
+            if 0.5 * erfc(-mid / 2.0.squareRoot()) <= q { lo = mid } else { hi = mid }
+        }
+        return lo
+    }
+}
+

@@ -4,204 +4,575 @@
     import Darwin
 #endif
 
-/// A uniform grid over latitude and longitude, so that the fences near a fix are found
-/// without looking at the others: the cost per fix depends on how many fences are near, not
-/// on how many there are.
+/// Finds the fences near a point without looking at the others, whatever their radii and
+/// however far the point looks: the cost of a query follows the fences it finds, and the
+/// memory the number of fences.
 ///
-/// Each fence is entered in every cell its circle's bounding box touches; a query for a point
-/// and a margin visits the cells within the margin and reports each fence once. Cells are
-/// `cellMeters` high (twice the median radius, between 200 m and 50 km); their width in
-/// degrees is the same, so they are narrower in metres away from the equator, which only
-/// means more cells per query there. Longitudes wrap at the antimeridian; near the poles a
-/// query spans all longitudes.
+/// The fences are sorted into levels by radius. Level L is a grid of cubes of `baseCell`·2^L
+/// metres in Earth-centred coordinates (ECEF), and holds the fences whose radius fits twice in
+/// a cube, so each fence is entered in the at most 8 cubes its ball touches: a fence of
+/// 2,000 km costs what one of 20 m does, and no cell size follows a median that may not
+/// represent the others. Cubes in Earth-centred coordinates have no poles or antimeridian to
+/// treat apart. Each level keeps its occupied cubes' Morton keys ascending, so that any
+/// aligned block of 2^t cubes a side is one run of keys: the levels are octrees without
+/// pointers, which a large query or a nearest-first search descends, skipping what is empty.
+///
+/// Distances are `Geodesy.distance`, the one the rule measures with. Under 50 km it is the
+/// chord between the Earth-centred points, which the cubes bound exactly; farther it is
+/// Andoyer–Lambert, within 0.2% of the geodesic (never shorter than the chord), so the chord
+/// is at most `chordPerDistance` times it. Every bound below allows for that.
 public final class FenceIndex {
     public let fences: [Fence]
     /// The fences' centres, prepared for distances.
     public let centres: [Geodesy.Point]
-    let grid: Grid
-    let cellMeters: Double
-    /// The occupied cells' keys, ascending, and where each one's fences start in `members`
-    /// (`cellStarts` has one more entry, the end): found by binary search, built without hashing
-    /// since the radix sort already ordered them.
-    private let cellKeys: [Int64]
-    private let cellStarts: [Int32]
-    private let members: [Int32]
-    /// Per-fence stamp of the last query that reported it, to report each fence once. Behind a
-    /// pointer, as the query loop's hottest store: a class's stored array would pay a dynamic
-    /// exclusivity check on each. Safe: only this class touches it, one query at a time.
+    private let levels: [Level]
+    /// The fences in the index's own order (see `init`), and each one's number in `fences`.
+    private let slots: [Slot]
+    private let originals: [Int32]
+
+    struct Slot {
+        var x: Double
+        var y: Double
+        var z: Double
+        var radius: Double
+    }
+    /// Per-fence stamp of the last query that reported it, to report each fence once (a fence
+    /// sits in up to 8 cubes). Behind a pointer, as the query loop's hottest store: a class's
+    /// stored array would pay a dynamic exclusivity check on each. Safe: only this class
+    /// touches it, one query at a time.
     private let stamps: UnsafeMutablePointer<UInt32>
     private var stamp: UInt32 = 0
 
     deinit { stamps.deallocate() }
 
-    /// At most 2^24 fences: the index packs a fence's number in 24 bits.
+    /// At most 2^24 fences.
     public static let capacity = 1 << 24
+    /// The cube side of level 0, metres.
+    static let baseCell = 50.0
+    /// ECEF coordinates are offset by this so that cube numbers are never negative.
+    static let offset = 6_400_000.0
+    /// chord ≤ distance · this (see the type's comment; 0.41% where 0.2% is needed).
+    static let chordPerDistance = 1.0041
+    /// A fence is entered in the cubes within this of its centre (chord metres): its radius
+    /// grown by more than `chordPerDistance`, and a metre more for rounding.
+    /// Capped past the Earth's diameter (a fence that large is in reach of every point), so that
+    /// no radius, however large, spans more than one cube a side at its level.
+    @inline(__always)
+    static func reach(_ radius: Double) -> Double { min(radius * 1.005 + 1, 2.6e7) }
+
+    /// One level: the cubes of `cell` metres holding fences with `reach(radius)` ≤ cell / 2.
+    struct Level {
+        let cell: Double
+        let maxRadius: Double
+        /// The occupied cubes' Morton keys, ascending; `starts` has one more entry (the end).
+        let keys: [UInt64]
+        let starts: [Int32]
+        let members: [Int32]
+    }
 
     public init(_ fences: [Fence]) {
         precondition(fences.count <= FenceIndex.capacity, "FenceIndex holds at most 2^24 fences")
         self.fences = fences
         centres = fences.map { Geodesy.Point(lat: $0.lat, lon: $0.lon) }
-        // The median radius sets the cell size; a sample of a few thousand tells it well enough.
-        let step = max(1, fences.count / 4096)
-        let radii = stride(from: 0, to: fences.count, by: step).map { fences[$0].radius }.sorted()
-        let median = radii.isEmpty ? 100 : radii[radii.count / 2]
-        cellMeters = min(50_000, max(200, 2 * median))
-        let grid = Grid(cellMeters: cellMeters)
-        self.grid = grid
         stamps = .allocate(capacity: max(1, fences.count))
         stamps.initialize(repeating: 0, count: max(1, fences.count))
-        // (cell, fence) pairs packed into one integer each, cell in the high bits, so that a
-        // plain integer sort groups them: cells need 40 bits even at 200 m, fences 24.
-        var pairs: [UInt64] = []
-        pairs.reserveCapacity(fences.count * 2)
+        // Fences are numbered anew in the order of their level and of their centre's cube's
+        // Morton key, so that the fences of one cube are neighbours in memory; `slots` holds, in
+        // that order, what a query reads of each: the Earth-centred centre and the radius.
+        let n = fences.count
+        var order = [UInt64](repeating: 0, count: n)
+        var levelOf = [UInt8](repeating: 0, count: n)
+        var maxRadius = [Double](repeating: -1, count: FenceIndex.levelCount)
         for (k, f) in fences.enumerated() {
-            let (rows, cols) = grid.span(lat: f.lat, lon: f.lon, margin: f.radius)
-            for r in rows {
-                for c in cols { pairs.append(UInt64(grid.key(r, c)) << 24 | UInt64(k)) }
+            let level = FenceIndex.level(for: f.radius)
+            levelOf[k] = UInt8(level)
+            maxRadius[level] = max(maxRadius[level], f.radius)
+            let cell = FenceIndex.cellSize(level)
+            let c = centres[k]
+            order[k] = UInt64(level) << 54 | FenceIndex.morton(FenceIndex.cube(c.x, cell), FenceIndex.cube(c.y, cell), FenceIndex.cube(c.z, cell))
+        }
+        var originals = (0..<n).map { UInt32($0) }
+        FenceIndex.radixSort(keys: &order, values: &originals)
+        order = []
+        var slots: [Slot] = []
+        slots.reserveCapacity(n)
+        // Each level's (cube Morton key, slot) pairs, sorted by key and grouped into cubes; the
+        // slots are entered in order, and the sort is stable, so a cube's members ascend.
+        var keys = [[UInt64]](repeating: [], count: FenceIndex.levelCount)
+        var values = [[UInt32]](repeating: [], count: FenceIndex.levelCount)
+        for (slot, original) in originals.enumerated() {
+            let k = Int(original)
+            let f = fences[k]
+            let level = Int(levelOf[k])
+            let cell = FenceIndex.cellSize(level)
+            let r = FenceIndex.reach(f.radius)
+            let c = centres[k]
+            slots.append(Slot(x: c.x, y: c.y, z: c.z, radius: f.radius))
+            let lo = (FenceIndex.cube(c.x - r, cell), FenceIndex.cube(c.y - r, cell), FenceIndex.cube(c.z - r, cell))
+            let hi = (FenceIndex.cube(c.x + r, cell), FenceIndex.cube(c.y + r, cell), FenceIndex.cube(c.z + r, cell))
+            for i in lo.0...hi.0 {
+                let gi = FenceIndex.gap(c.x, i, cell)
+                for j in lo.1...hi.1 {
+                    let gj = gi + FenceIndex.gap(c.y, j, cell)
+                    for l in lo.2...hi.2 {
+                        // Only the cubes the ball reaches (at most 8, as r ≤ cell / 2).
+                        guard gj + FenceIndex.gap(c.z, l, cell) <= r * r else { continue }
+                        keys[level].append(FenceIndex.morton(i, j, l))
+                        values[level].append(UInt32(slot))
+                    }
+                }
             }
         }
-        FenceIndex.radixSort(&pairs, fromBit: 24)
-        members = pairs.map { Int32(truncatingIfNeeded: $0 & 0xFF_FFFF) }
-        // Built in locals and stored once: appending to a class's stored arrays pays a dynamic
-        // exclusivity check per element.
-        var keys: [Int64] = []
-        var starts: [Int32] = []
-        for (k, pair) in pairs.enumerated() where k == 0 || pair >> 24 != pairs[k - 1] >> 24 {
-            keys.append(Int64(pair >> 24))
-            starts.append(Int32(k))
+        self.slots = slots
+        self.originals = originals.map { Int32(bitPattern: $0) }
+        var built: [Level] = []
+        for level in 0..<FenceIndex.levelCount where !keys[level].isEmpty {
+            FenceIndex.radixSort(keys: &keys[level], values: &values[level])
+            let sorted = keys[level]
+            var cubeKeys: [UInt64] = []
+            var cubeStarts: [Int32] = []
+            for (n, key) in sorted.enumerated() where n == 0 || key != sorted[n - 1] {
+                cubeKeys.append(key)
+                cubeStarts.append(Int32(n))
+            }
+            cubeStarts.append(Int32(sorted.count))
+            keys[level] = []
+            built.append(
+                Level(
+                    cell: FenceIndex.cellSize(level), maxRadius: maxRadius[level], keys: cubeKeys, starts: cubeStarts,
+                    members: values[level].map { Int32(bitPattern: $0) }))
+            values[level] = []
         }
-        starts.append(Int32(pairs.count))
-        cellKeys = keys
-        cellStarts = starts
+        levels = built
     }
 
-    /// Least-significant-digit radix sort on the bits from `fromBit` up, a byte a pass: stable,
-    /// so pairs keep their fence order within a cell. A million pairs sort in a few passes over
-    /// memory, where a comparison sort pays a closure call per comparison.
+    /// The level of a fence: the smallest whose cubes hold its reach twice. With the reach
+    /// capped at 26,000 km, the last is level 20 (52,429 km cubes).
+    static func level(for radius: Double) -> Int {
+        var level = 0
+        while level < levelCount - 1, 2 * reach(radius) > cellSize(level) { level += 1 }
+        return level
+    }
+
+    static let levelCount = 21
+
+    static func cellSize(_ level: Int) -> Double { baseCell * Double(1 << level) }
+
+    /// The cube number of an ECEF coordinate, clamped to the 18 bits a key holds.
+    @inline(__always)
+    static func cube(_ v: Double, _ cell: Double) -> UInt32 {
+        let c = ((v + offset) / cell).rounded(.down)
+        return UInt32(min(262_143, max(0, c)))
+    }
+
+    /// The squared distance along one axis from `v` to cube `i`.
+    @inline(__always)
+    static func gap(_ v: Double, _ i: UInt32, _ cell: Double) -> Double {
+        let lo = Double(i) * cell - offset
+        let t = v < lo ? lo - v : (v > lo + cell ? v - lo - cell : 0)
+        return t * t
+    }
+
+
+    /// The bits of `v` (18 used) spread to every third bit.
+    @inline(__always)
+    static func spread(_ v: UInt32) -> UInt64 {
+        var x = UInt64(v) & 0x3_FFFF
+        x = (x | x << 32) & 0x001F_0000_0000_FFFF
+        x = (x | x << 16) & 0x001F_0000_FF00_00FF
+        x = (x | x << 8) & 0x100F_00F0_0F00_F00F
+        x = (x | x << 4) & 0x10C3_0C30_C30C_30C3
+        x = (x | x << 2) & 0x1249_2492_4924_9249
+        return x
+    }
+
+    @inline(__always)
+    static func morton(_ i: UInt32, _ j: UInt32, _ l: UInt32) -> UInt64 {
+        spread(i) | spread(j) << 1 | spread(l) << 2
+    }
+
+    /// The inverse of `spread`.
+    static func compact(_ v: UInt64) -> UInt32 {
+        var x = v & 0x1249_2492_4924_9249
+        x = (x | x >> 2) & 0x10C3_0C30_C30C_30C3
+        x = (x | x >> 4) & 0x100F_00F0_0F00_F00F
+        x = (x | x >> 8) & 0x001F_0000_FF00_00FF
+        x = (x | x >> 16) & 0x001F_0000_0000_FFFF
+        x = (x | x >> 32) & 0x3_FFFF
+        return UInt32(x)
+    }
+
+    /// Least-significant-digit radix sort on the bits from `fromBit` up: stable, so pairs keep
+    /// their fence order within a cell. A million pairs sort in a few passes over memory, where a
+    /// comparison sort pays a closure call per comparison.
     static func radixSort(_ a: inout [UInt64], fromBit: Int) {
+        var none: [UInt32] = []
+        radixSort(keys: &a, values: &none, fromBit: fromBit)
+    }
+
+    /// The same for keys with a value each (`values` empty: keys alone). Only the bits that
+    /// differ between keys are sorted on, 11 at a pass, with every pass's counts taken in one
+    /// read: the fences of one region share the high bits of their cubes' keys.
+    static func radixSort(keys a: inout [UInt64], values v: inout [UInt32], fromBit: Int = 0) {
         guard a.count > 1 else { return }
-        let top = 64 - (a.max()!).leadingZeroBitCount
+        let paired = !v.isEmpty
+        precondition(!paired || v.count == a.count, "radixSort: as many values as keys")
+        var all: UInt64 = ~0
+        var any: UInt64 = 0
+        for x in a {
+            all &= x
+            any |= x
+        }
+        let varying = (all ^ any) & (fromBit >= 64 ? 0 : ~0 << UInt64(fromBit))
+        guard varying != 0 else { return }
+        let low = varying.trailingZeroBitCount
+        let high = 64 - varying.leadingZeroBitCount
+        let digit = 11
+        let passes = (high - low + digit - 1) / digit
+        let buckets = 1 << digit
+        var counts = [Int](repeating: 0, count: passes * buckets)
+        counts.withUnsafeMutableBufferPointer { c in
+            for x in a {
+                for p in 0..<passes { c[p * buckets + Int((x >> UInt64(low + p * digit)) & UInt64(buckets - 1))] += 1 }
+            }
+        }
         var scratch = [UInt64](repeating: 0, count: a.count)
-        var counts = [Int](repeating: 0, count: 257)
-        var shift = UInt64(fromBit)
-        while shift < top {
+        var scratchValues = [UInt32](repeating: 0, count: paired ? v.count : 0)
+        for p in 0..<passes {
+            let shift = UInt64(low + p * digit)
             a.withUnsafeMutableBufferPointer { src in
                 scratch.withUnsafeMutableBufferPointer { dst in
-                    counts.withUnsafeMutableBufferPointer { c in
-                        for k in 0..<257 { c[k] = 0 }
-                        for v in src { c[Int((v >> shift) & 0xFF) + 1] += 1 }
-                        for k in 1...256 { c[k] += c[k - 1] }
-                        for v in src {
-                            let b = Int((v >> shift) & 0xFF)
-                            dst[c[b]] = v
-                            c[b] += 1
+                    v.withUnsafeMutableBufferPointer { srcV in
+                        scratchValues.withUnsafeMutableBufferPointer { dstV in
+                            counts.withUnsafeMutableBufferPointer { all in
+                                let c = UnsafeMutableBufferPointer(rebasing: all[(p * buckets)..<((p + 1) * buckets)])
+                                var sum = 0
+                                for b in 0..<buckets {
+                                    let n = c[b]
+                                    c[b] = sum
+                                    sum += n
+                                }
+                                let mask = UInt64(buckets - 1)
+                                if paired {
+                                    for i in 0..<src.count {
+                                        let x = src[i]
+                                        let b = Int((x >> shift) & mask)
+                                        dst[c[b]] = x
+                                        dstV[c[b]] = srcV[i]
+                                        c[b] += 1
+                                    }
+                                } else {
+                                    for x in src {
+                                        let b = Int((x >> shift) & mask)
+                                        dst[c[b]] = x
+                                        c[b] += 1
+                                    }
+                                }
+                            }
                         }
                     }
                 }
             }
             swap(&a, &scratch)
-            shift += 8
+            if paired { swap(&v, &scratchValues) }
         }
     }
 
-    /// The position of `key` in `cellKeys`, if the cell holds fences.
+    /// The position of `key` in `keys`, if that cube holds fences.
     @inline(__always)
-    private func findCell(_ key: Int64) -> Int? {
-        var lo = 0
-        var hi = cellKeys.count
+    private static func find(_ key: UInt64, in keys: UnsafeBufferPointer<UInt64>) -> Int? {
+        let i = lowerBound(key, keys, 0, keys.count)
+        return i < keys.count && keys[i] == key ? i : nil
+    }
+
+    @inline(__always)
+    private static func lowerBound(_ key: UInt64, _ keys: UnsafeBufferPointer<UInt64>, _ from: Int, _ to: Int) -> Int {
+        var lo = from
+        var hi = to
         while lo < hi {
             let mid = (lo + hi) >> 1
-            if cellKeys[mid] < key { lo = mid + 1 } else { hi = mid }
+            if keys[mid] < key { lo = mid + 1 } else { hi = mid }
         }
-        return lo < cellKeys.count && cellKeys[lo] == key ? lo : nil
+        return lo
     }
 
-    /// Calls `body` once with the index of every fence whose circle comes within `margin`
-    /// metres of the point (and perhaps a few farther ones; callers measure).
-    public func forEachCandidate(lat: Double, lon: Double, margin: Double, _ body: (Int) throws -> Void) rethrows {
-        guard !fences.isEmpty else { return }
+    private func nextStamp() -> UInt32 {
         stamp &+= 1
         if stamp == 0 {
             stamps.update(repeating: 0, count: max(1, fences.count))
             stamp = 1
         }
-        let (rows, cols) = grid.span(lat: lat, lon: lon, margin: max(0, margin))
-        let colCount = min(Int64(cols.count), grid.columns)
-        for r in rows {
-            var c = cols.lowerBound
-            for _ in 0..<colCount {
-                if let cell = findCell(grid.key(r, c)) {
-                    let current = stamp
-                    for m in cellStarts[cell]..<cellStarts[cell + 1] {
-                        let k = Int(members[Int(m)])
-                        if stamps[k] != current {
-                            stamps[k] = current
-                            try body(k)
+        return stamp
+    }
+
+    /// Calls `body(k, d)` for every fence k with `d − radius ≤ margin`, where d is
+    /// `Geodesy.distance` from `point` to its centre, and with `radius ≥ minRadius`; each once,
+    /// in no particular order. A margin of 0 or less looks in one cube per level.
+    /// - Complexity: a binary search per level and the members of one cube for a margin ≤ 0;
+    ///   otherwise proportional to the occupied cubes within the margin, plus a search down
+    ///   each level's octree.
+    public func forEachWithin(_ point: Geodesy.Point, margin: Double, minRadius: Double = 0, _ body: (Int, Double) -> Void) {
+        guard !fences.isEmpty, !margin.isNaN else { return }
+        let current = margin > 0 ? nextStamp() : 0
+        slots.withUnsafeBufferPointer { slots in
+            originals.withUnsafeBufferPointer { originals in
+                // Geodesy.distance(point, centre), from the slot's copy of the centre's coordinates.
+                @inline(__always) func distance(_ i: Int) -> Double {
+                    let c = slots[i]
+                    let dx = point.x - c.x
+                    let dy = point.y - c.y
+                    let dz = point.z - c.z
+                    let chord = (dx * dx + dy * dy + dz * dz).squareRoot()
+                    if chord < 50_000 { return chord }
+                    return Geodesy.distance(point, centres[Int(originals[i])])
+                }
+                for level in levels where level.maxRadius >= minRadius && level.maxRadius + margin >= 0 {
+                    level.keys.withUnsafeBufferPointer { keys in
+                        level.starts.withUnsafeBufferPointer { starts in
+                            level.members.withUnsafeBufferPointer { members in
+                                let cell = level.cell
+                                if margin <= 0 {
+                                    // d ≤ R: the point is in the fence's ball, so in a cube it was entered
+                                    // in; and in one cube, a fence is met once.
+                                    let key = FenceIndex.morton(
+                                        FenceIndex.cube(point.x, cell), FenceIndex.cube(point.y, cell),
+                                        FenceIndex.cube(point.z, cell))
+                                    guard let cube = FenceIndex.find(key, in: keys) else { return }
+                                    for m in Int(starts[cube])..<Int(starts[cube + 1]) {
+                                        let i = Int(members[m])
+                                        let r = slots[i].radius
+                                        guard r >= minRadius else { continue }
+                                        let d = distance(i)
+                                        if d - r <= margin { body(Int(originals[i]), d) }
+                                    }
+                                    return
+                                }
+                                // A fence within the margin has a point of its ball, so a cube it was
+                                // entered in, within this chord distance of the point.
+                                let reach = min(margin * FenceIndex.chordPerDistance + 1, 2 * FenceIndex.offset)
+                                descend(keys, cell: cell, around: point, within: reach) { cube in
+                                    for m in Int(starts[cube])..<Int(starts[cube + 1]) {
+                                        let i = Int(members[m])
+                                        let r = slots[i].radius
+                                        guard r >= minRadius, stamps[i] != current else { continue }
+                                        stamps[i] = current
+                                        let d = distance(i)
+                                        if d - r <= margin { body(Int(originals[i]), d) }
+                                    }
+                                }
+                            }
                         }
                     }
                 }
-                c += 1
             }
         }
+    }
+
+    /// Visits every occupied cube within `reach` (chord metres) of `point`: from the smallest
+    /// aligned block that holds the query's bounding box, down the Morton runs, each block's
+    /// run found by binary search within its parent's.
+    private func descend(
+        _ keys: UnsafeBufferPointer<UInt64>, cell: Double, around point: Geodesy.Point, within reach: Double,
+        _ visit: (Int) -> Void
+    ) {
+        let lo = (
+            FenceIndex.cube(point.x - reach, cell), FenceIndex.cube(point.y - reach, cell), FenceIndex.cube(point.z - reach, cell)
+        )
+        let hi = (
+            FenceIndex.cube(point.x + reach, cell), FenceIndex.cube(point.y + reach, cell), FenceIndex.cube(point.z + reach, cell)
+        )
+        let a = FenceIndex.morton(lo.0, lo.1, lo.2)
+        let b = FenceIndex.morton(hi.0, hi.1, hi.2)
+        var shift: UInt64 = 0
+        while shift < 54, a >> shift != b >> shift { shift += 3 }
+        let prefix = a >> shift
+        let first = FenceIndex.lowerBound(prefix << shift, keys, 0, keys.count)
+        let last = shift >= 54 ? keys.count : FenceIndex.lowerBound((prefix + 1) << shift, keys, first, keys.count)
+        let limit = reach * reach
+        // (prefix, shift, first, last): a block and its run of keys.
+        var stack: [(UInt64, UInt64, Int, Int)] = [(prefix, shift, first, last)]
+        while let (p, s, from, to) = stack.popLast() {
+            guard from < to else { continue }
+            if s == 0 {
+                visit(from)
+                continue
+            }
+            let side = cell * Double(UInt64(1) << (s / 3))
+            let base = p << s
+            let (i, j, l) = (FenceIndex.compact(base), FenceIndex.compact(base >> 1), FenceIndex.compact(base >> 2))
+            if FenceIndex.blockGap(point, i, j, l, cell: cell, side: side) > limit { continue }
+            if to - from == 1 {
+                // One cube left in the block: test it alone rather than split eight times.
+                let k = keys[from]
+                let (ci, cj, cl) = (FenceIndex.compact(k), FenceIndex.compact(k >> 1), FenceIndex.compact(k >> 2))
+                if FenceIndex.blockGap(point, ci, cj, cl, cell: cell, side: cell) <= limit { visit(from) }
+                continue
+            }
+            let childShift = s - 3
+            var start = from
+            for c in UInt64(0)..<8 {
+                let end = c == 7 ? to : FenceIndex.lowerBound((p << 3 | (c + 1)) << childShift, keys, start, to)
+                if start < end { stack.append((p << 3 | c, childShift, start, end)) }
+                start = end
+            }
+        }
+    }
+
+    /// The squared chord distance from `point` to the block of `side` metres whose first cube
+    /// is (i, j, l).
+    @inline(__always)
+    private static func blockGap(_ point: Geodesy.Point, _ i: UInt32, _ j: UInt32, _ l: UInt32, cell: Double, side: Double)
+        -> Double
+    {
+        func axis(_ v: Double, _ n: UInt32) -> Double {
+            let lo = Double(n) * cell - offset
+            let t = v < lo ? lo - v : (v > lo + side ? v - lo - side : 0)
+            return t * t
+        }
+        return axis(point.x, i) + axis(point.y, j) + axis(point.z, l)
     }
 
     /// The `count` fences with the nearest edges (distance to the centre minus the radius, so
-    /// negative inside), nearest first, with their edge distances.
+    /// negative inside), nearest first and, at equal edges, in file order, with their edge
+    /// distances.
+    ///
+    /// Best first over every level's octree at once: a heap of blocks by the least edge a fence
+    /// entered in them can have, and of fences by their edge; a fence comes out once no block
+    /// left can hold a nearer one.
+    /// - Complexity: about the blocks and fences nearer than the `count`-th edge, times a log;
+    ///   not a search radius grown until it holds enough, which far from every fence costs
+    ///   all of them.
     public func nearestEdges(lat: Double, lon: Double, count: Int) -> [(index: Int, edge: Double)] {
         guard count > 0, !fences.isEmpty else { return [] }
+        let point = Geodesy.Point(lat: lat, lon: lon)
         if count >= fences.count {
-            return fences.indices.map { ($0, edgeDistance($0, lat, lon)) }.sorted { $0.1 < $1.1 }
+            return fences.indices.map { ($0, edgeDistance($0, point)) }.sorted { ($0.1, $0.0) < ($1.1, $1.0) }
         }
-        var margin = cellMeters
-        while true {
-            var found: [(index: Int, edge: Double)] = []
-            forEachCandidate(lat: lat, lon: lon, margin: margin) { k in
-                found.append((k, edgeDistance(k, lat, lon)))
+        let current = nextStamp()
+        var heap = NearestHeap()
+        for (n, level) in levels.enumerated() {
+            heap.push(.init(bound: -level.maxRadius, isFence: false, level: Int32(n), shift: 54, prefix: 0, from: 0, to: level.keys.count))
+        }
+        var found: [(index: Int, edge: Double)] = []
+        while found.count < count, let e = heap.pop() {
+            if e.isFence {
+                found.append((Int(e.prefix), e.bound))
+                continue
             }
-            found.sort { $0.edge < $1.edge }
-            // Every fence whose edge is within `margin` is among the candidates.
-            if found.count >= count, found[count - 1].edge <= margin { return Array(found.prefix(count)) }
-            if margin > 2.1e7 { return Array(found.prefix(count)) }  // the whole Earth
-            margin *= 2
+            let level = levels[Int(e.level)]
+            let cell = level.cell
+            level.keys.withUnsafeBufferPointer { keys in
+                if e.shift == 0 || e.to - e.from == 1 {
+                    // A cube: its fences, each once, by their exact edges.
+                    for m in Int(level.starts[e.from])..<Int(level.starts[e.from + 1]) {
+                        let i = Int(level.members[m])
+                        guard stamps[i] != current else { continue }
+                        stamps[i] = current
+                        let k = Int(originals[i])
+                        heap.push(.init(bound: edgeDistance(k, point), isFence: true, level: 0, shift: 0, prefix: UInt64(k), from: 0, to: 0))
+                    }
+                    return
+                }
+                let childShift = e.shift - 3
+                var start = e.from
+                for c in UInt64(0)..<8 {
+                    let end = c == 7 ? e.to : FenceIndex.lowerBound((e.prefix << 3 | (c + 1)) << childShift, keys, start, e.to)
+                    if start < end {
+                        let p = e.prefix << 3 | c
+                        var i: UInt32
+                        var j: UInt32
+                        var l: UInt32
+                        var side: Double
+                        if end - start == 1 {
+                            // One cube: its own bound, and it is opened as a cube.
+                            let k = keys[start]
+                            (i, j, l) = (FenceIndex.compact(k), FenceIndex.compact(k >> 1), FenceIndex.compact(k >> 2))
+                            side = cell
+                        } else {
+                            let base = p << childShift
+                            (i, j, l) = (FenceIndex.compact(base), FenceIndex.compact(base >> 1), FenceIndex.compact(base >> 2))
+                            side = cell * Double(UInt64(1) << (childShift / 3))
+                        }
+                        let gap = FenceIndex.blockGap(point, i, j, l, cell: cell, side: side).squareRoot()
+                        // A fence entered here has its centre within reach(R) of the block, and
+                        // chord ≤ chordPerDistance · d: its edge is at least this.
+                        let bound = max(0, gap - FenceIndex.reach(level.maxRadius)) / FenceIndex.chordPerDistance - level.maxRadius
+                        heap.push(
+                            .init(bound: bound, isFence: false, level: e.level, shift: childShift, prefix: p, from: start, to: end))
+                    }
+                    start = end
+                }
+            }
         }
+        return found
     }
 
     @inline(__always)
-    public func edgeDistance(_ k: Int, _ lat: Double, _ lon: Double) -> Double {
-        Geodesy.distance(centres[k], Geodesy.Point(lat: lat, lon: lon)) - fences[k].radius
+    func edgeDistance(_ k: Int, _ point: Geodesy.Point) -> Double {
+        Geodesy.distance(centres[k], point) - fences[k].radius
     }
+
+    public func edgeDistance(_ k: Int, _ lat: Double, _ lon: Double) -> Double {
+        edgeDistance(k, Geodesy.Point(lat: lat, lon: lon))
+    }
+
+    /// Bytes held by the index's own arrays (not the fences), for tests of its bound.
+    var memberCount: Int { levels.reduce(0) { $0 + $1.members.count } }
+    var cubeCount: Int { levels.reduce(0) { $0 + $1.keys.count } }
 }
 
-/// Cells of `cellDegrees` in latitude and longitude, numbered row by row.
-struct Grid {
-    let cellDegrees: Double
-    let columns: Int64
-    static let metresPerDegree = 111_320.0
+/// A binary min-heap of blocks and fences for `nearestEdges`: by bound, blocks before fences
+/// at an equal bound (a block may still hold a fence of that edge with a smaller number),
+/// fences by number.
+struct NearestHeap {
+    struct Entry {
+        var bound: Double
+        var isFence: Bool
+        var level: Int32
+        var shift: UInt64
+        /// A block's Morton prefix, or a fence's number.
+        var prefix: UInt64
+        var from: Int
+        var to: Int
 
-    init(cellMeters: Double) {
-        cellDegrees = cellMeters / Grid.metresPerDegree
-        columns = Int64((360 / cellDegrees).rounded(.up))
-    }
-
-    func row(_ lat: Double) -> Int64 { Int64(((lat + 90) / cellDegrees).rounded(.down)) }
-    func column(_ lon: Double) -> Int64 { Int64(((lon + 180) / cellDegrees).rounded(.down)) }
-    func key(_ r: Int64, _ c: Int64) -> Int64 {
-        let wrapped = ((c % columns) + columns) % columns
-        return r * columns + wrapped
-    }
-
-    /// The rows and columns of the cells within `margin` metres of a point.
-    func span(lat: Double, lon: Double, margin: Double) -> (ClosedRange<Int64>, ClosedRange<Int64>) {
-        // A degree of latitude is at least 110,574 m (at the equator): err on the wide side.
-        let dLat = margin / 110_500
-        let lo = row(max(-90, lat - dLat))
-        let hi = row(min(90, lat + dLat))
-        let coslat = cos(min(89.999, abs(lat) + dLat) * .pi / 180)
-        let dLon = margin / (Grid.metresPerDegree * max(coslat, 1e-9))
-        if dLon >= 180 || lat + dLat >= 89.999 || lat - dLat <= -89.999 {
-            return (lo...hi, 0...(columns - 1))
+        @inline(__always)
+        static func before(_ a: Entry, _ b: Entry) -> Bool {
+            if a.bound != b.bound { return a.bound < b.bound }
+            if a.isFence != b.isFence { return !a.isFence }
+            return a.prefix < b.prefix
         }
-        return (lo...hi, column(lon - dLon)...column(lon + dLon))
     }
 
+    private var items: [Entry] = []
+
+    mutating func push(_ e: Entry) {
+        items.append(e)
+        var i = items.count - 1
+        while i > 0 {
+            let parent = (i - 1) / 2
+            guard Entry.before(items[i], items[parent]) else { break }
+            items.swapAt(i, parent)
+            i = parent
+        }
+    }
+
+    mutating func pop() -> Entry? {
+        guard let top = items.first else { return nil }
+        let last = items.removeLast()
+        if !items.isEmpty {
+            items[0] = last
+            var i = 0
+            while true {
+                let l = 2 * i + 1
+                let r = l + 1
+                var m = i
+                if l < items.count, Entry.before(items[l], items[m]) { m = l }
+                if r < items.count, Entry.before(items[r], items[m]) { m = r }
+                if m == i { break }
+                items.swapAt(i, m)
+                i = m
+            }
+        }
+        return top
+    }
 }
