@@ -4,6 +4,8 @@ struct TraceFences {
     var states: [Int: FenceState] = [:]
     var previous: FixPoint?
     var initialized = false
+    /// steady: the pooled position of the user standing still.
+    var still = StillPool()
     // Region budget (--limit).
     var watched: Set<Int> = []
     var refresh: (lat: Double, lon: Double, radius: Double)?
@@ -14,7 +16,8 @@ struct TraceFences {
 /// Events for one fix, in the order they are written.
 enum FenceEvent {
     case enter(Int, distance: Double, p: Double)
-    case exit(Int, distance: Double, p: Double)
+    /// `duration`: seconds since the matching enter, when both fixes have a time.
+    case exit(Int, distance: Double, p: Double, duration: Double?)
     case reselect([Int], radius: Double?)
     case missed(Int, distance: Double, p: Double)
 }
@@ -55,16 +58,34 @@ struct FenceEngine {
         for k in state.states.keys where !candidates[..<near].contains(k) { candidates.append(k) }
         if candidates.count > 1 { candidates.sort() }
         let here = Geodesy.Point(lat: fix.lat, lon: fix.lon)
+        let steady = settings.kind == .steady ? settings.observe(fix, previous: state.previous, pool: &state.still) : nil
         for k in candidates {
             if limit != nil, !state.watched.contains(k) { continue }
             let f = index.fences[k]
             let d = Geodesy.distance(here, index.centres[k])
-            let p = InsideProbability.p(distance: d, radius: f.radius, sigma: fix.sigma)
+            var p = InsideProbability.p(distance: d, radius: f.radius, sigma: fix.sigma)
             var s = state.states[k] ?? FenceState(inside: settings.assumeInside)
-            if let change = settings.step(&s, p: p, distance: d, radius: f.radius, fix: fix, previous: state.previous) {
-                events.append(change ? .enter(k, distance: d, p: p) : .exit(k, distance: d, p: p))
+            let change: Bool?
+            if let steady {
+                if let pooled = steady.position {
+                    p = InsideProbability.p(distance: Geodesy.distance(pooled, index.centres[k]), radius: f.radius, sigma: steady.sigma)
+                }
+                change = settings.steadyStep(&s, p: p, observation: steady, fix: fix, previous: state.previous)
+            } else {
+                change = settings.step(&s, p: p, distance: d, radius: f.radius, fix: fix, previous: state.previous)
             }
-            if s.inside == settings.assumeInside && s.count == 0 {
+            if let change {
+                if change {
+                    s.enteredAt = fix.time
+                    events.append(.enter(k, distance: d, p: p))
+                } else {
+                    let duration = fix.time.flatMap { t in s.enteredAt.map { t.seconds - $0.seconds } }
+                    s.enteredAt = nil
+                    events.append(.exit(k, distance: d, p: p, duration: duration))
+                }
+            }
+            let settled = s.settledStretch != nil && s.settledStretch == state.still.stretch && state.still.active
+            if s.inside == settings.assumeInside && s.count == 0 && !settled && s.enteredAt == nil {
                 state.states[k] = nil
             } else {
                 state.states[k] = s
