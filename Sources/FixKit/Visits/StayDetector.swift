@@ -26,9 +26,6 @@ public struct StaySettings: Sendable {
     public var exitSpan = 60.0
     /// The hacc taken for fixes without one, metres.
     public var defaultHacc = 20.0
-    /// A candidate stay whose halves moved apart at this many m/s or more is a walk: half the
-    /// slowest hiking pace (0.2 m/s), and ten times what an hour's indoor wander amounts to.
-    static let walkingSpeed = 0.1
 
     public init() {}
 }
@@ -56,15 +53,6 @@ public struct StayDetector {
     private var beganAtTraceStart = false
     private var seenAny = false
     private var lastTime: Timestamp?
-    /// The last visit, held until no later one can join it.
-    private var held: Held?
-
-    struct Held {
-        var points: [StayPoint]
-        var centre: (lat: Double, lon: Double)
-        var openStart: Bool
-        var departed: Bool
-    }
 
     struct StayPoint {
         var lat: Double
@@ -81,7 +69,6 @@ public struct StayDetector {
     public mutating func add(lat: Double, lon: Double, hacc: Double?, time: Timestamp, emit: (Visit) throws -> Void) rethrows {
         let p = StayPoint(lat: lat, lon: lon, hacc: max(0, hacc ?? settings.defaultHacc), time: time)
         defer { lastTime = time }
-        if held != nil { try flushHeldIfFinal(emit: emit) }
         guard seenAny else {
             seenAny = true
             begin([p], atTraceStart: true)
@@ -121,7 +108,6 @@ public struct StayDetector {
         let leaving = !outside.isEmpty && outside.count >= settings.exitFixes
             && outside.last!.time.seconds - outside.first!.time.seconds >= settings.exitSpan
         try close(departed: leaving, emit: emit)
-        try flushHeld(emit: emit)
     }
 
     private mutating func begin(_ points: [StayPoint], atTraceStart: Bool) {
@@ -178,67 +164,16 @@ public struct StayDetector {
             outside = []
             centre = nil
         }
-        guard let first = stay.first, let last = stay.last, last.time.seconds - first.time.seconds >= settings.minStay,
-            !Self.isWalk(stay, settings: settings)
-        else {
+        guard let first = stay.first, let last = stay.last, last.time.seconds - first.time.seconds >= settings.minStay else {
             return
         }
         let c = Self.centre(of: stay)
-        if let h = held, let hLast = h.points.last, first.time.seconds - hLast.time.seconds < settings.minStay,
-            Geodesy.distance(lat1: h.centre.lat, lon1: h.centre.lon, lat2: c.lat, lon2: c.lon) <= settings.radius
-        {
-            // Back to back at one place: the excursion between was not a departure.
-            let points = h.points + stay
-            held = Held(points: points, centre: Self.centre(of: points), openStart: h.openStart, departed: departed)
-            return
-        }
-        try flushHeld(emit: emit)
-        held = Held(points: stay, centre: c, openStart: beganAtTraceStart, departed: departed)
-    }
-
-    /// A visit waits until no visit can follow it within `minStay` (a later visit within the
-    /// radius of it, less than `minStay` after it, is the same stay and joins it).
-    private mutating func flushHeldIfFinal(emit: (Visit) throws -> Void) rethrows {
-        guard let h = held, let hLast = h.points.last, let first = stay.first else { return }
-        if first.time.seconds - hLast.time.seconds >= settings.minStay { try flushHeld(emit: emit) }
-    }
-
-    private mutating func flushHeld(emit: (Visit) throws -> Void) rethrows {
-        guard let h = held, let first = h.points.first, let last = h.points.last else { return }
-        held = nil
-        let weights = Self.weights(h.points)
-        let distances = h.points.map { Geodesy.distance(lat1: h.centre.lat, lon1: h.centre.lon, lat2: $0.lat, lon2: $0.lon) }
+        let weights = Self.weights(stay)
+        let distances = stay.map { Geodesy.distance(lat1: c.lat, lon1: c.lon, lat2: $0.lat, lon2: $0.lon) }
         let spread = WeightedMedian.quantile(distances, weights: weights, 0.68) ?? 0
         try emit(
             Visit(
-                lat: h.centre.lat, lon: h.centre.lon, hacc: spread, arrival: h.openStart ? nil : first.time,
-                departure: h.departed ? last.time : nil, fixes: h.points.count, trace: trace))
-    }
-
-    /// A candidate stay that is a slow walk, not a stay: the weighted medians of its first and
-    /// last halves (by time) lie farther apart than half the radius, than twice the fixes'
-    /// (time-weighted) median hacc, and than `walkingSpeed` carries a user over half its span (the most that two estimates of one place, each off by about its fixes'
-    /// accuracy and not averaged down by errors that wander together, differ by). A walker who
-    /// stays within radius + hacc of the running centre for `minStay` has carried the centre
-    /// along: the halves are about radius + hacc apart. A stay's wander, or a slow walk in
-    /// before a long sit, moves the halves far less.
-    static func isWalk(_ points: [StayPoint], settings: StaySettings) -> Bool {
-        guard let first = points.first, let last = points.last, points.count >= 4 else { return false }
-        let middle = (first.time.seconds + last.time.seconds) / 2
-        let split = points.firstIndex { $0.time.seconds > middle } ?? points.count
-        guard split >= 2, points.count - split >= 2 else { return false }
-        let a = centre(of: Array(points[..<split]))
-        let b = centre(of: Array(points[split...]))
-        let separation = Geodesy.distance(lat1: a.lat, lon1: a.lon, lat2: b.lat, lon2: b.lon)
-        // The hacc the stay's time stands on: a burst of crisp 1 Hz fixes on the way in is many
-        // fixes but little time.
-        let shares = points.indices.map { i -> Double in
-            let before = i > 0 ? points[i].time.seconds - points[i - 1].time.seconds : 0
-            let after = i + 1 < points.count ? points[i + 1].time.seconds - points[i].time.seconds : 0
-            return max(0.5, min(60, max(0, before) / 2 + max(0, after) / 2))
-        }
-        let hacc = WeightedMedian.of(points.map(\.hacc), weights: shares) ?? 0
-        let halfSpan = (last.time.seconds - first.time.seconds) / 2
-        return separation > max(settings.radius / 2, hacc) && separation >= StaySettings.walkingSpeed * halfSpan
+                lat: c.lat, lon: c.lon, hacc: spread, arrival: beganAtTraceStart ? nil : first.time,
+                departure: departed ? last.time : nil, fixes: stay.count, trace: trace))
     }
 }
