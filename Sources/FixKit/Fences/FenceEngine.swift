@@ -37,7 +37,9 @@ struct FenceEngine {
 
     /// One fix. `fences` receives each fence worth reporting in --trace (index, p, distance,
     /// inside), in index order; the events come back in order.
-    func process(_ fix: FixPoint, trace state: inout TraceFences, fences report: ((Int, Double, Double, Bool) -> Void)? = nil) -> [FenceEvent] {
+    func process(
+        _ fix: FixPoint, trace state: inout TraceFences, fences report: ((Int, Double, Double, Bool) -> Void)? = nil
+    ) -> [FenceEvent] {
         var events: [FenceEvent] = []
         if !state.initialized {
             state.initialized = true
@@ -58,7 +60,8 @@ struct FenceEngine {
         for k in state.states.keys where !candidates[..<near].contains(k) { candidates.append(k) }
         if candidates.count > 1 { candidates.sort() }
         let here = Geodesy.Point(lat: fix.lat, lon: fix.lon)
-        let steady = settings.kind == .steady ? settings.observe(fix, previous: state.previous, pool: &state.still) : nil
+        let steady =
+            settings.kind == .steady ? settings.observe(fix, previous: state.previous, pool: &state.still) : nil
         for k in candidates {
             if limit != nil, !state.watched.contains(k) { continue }
             let f = index.fences[k]
@@ -68,7 +71,8 @@ struct FenceEngine {
             let change: Bool?
             if let steady {
                 if let pooled = steady.position {
-                    p = InsideProbability.p(distance: Geodesy.distance(pooled, index.centres[k]), radius: f.radius, sigma: steady.sigma)
+                    p = InsideProbability.p(
+                        distance: Geodesy.distance(pooled, index.centres[k]), radius: f.radius, sigma: steady.sigma)
                 }
                 change = settings.steadyStep(&s, p: p, observation: steady, fix: fix, previous: state.previous)
             } else {
@@ -145,7 +149,8 @@ struct FenceEngine {
             state.missedInside.insert(k)
             let f = index.fences[k]
             let d = Geodesy.distance(here, index.centres[k])
-            events.append(.missed(k, distance: d, p: InsideProbability.p(distance: d, radius: f.radius, sigma: fix.sigma)))
+            events.append(
+                .missed(k, distance: d, p: InsideProbability.p(distance: d, radius: f.radius, sigma: fix.sigma)))
         }
     }
 }

@@ -71,7 +71,9 @@ struct FenceStep {
 extension FenceRuleSettings {
     /// Advances `state` by one fix at `distance` from the fence centre with probability `p` of
     /// being inside; `previous` is the trace's fix before this one.
-    func step(_ state: inout FenceState, p: Double, distance: Double, radius: Double, fix: FixPoint, previous: FixPoint?) -> Bool? {
+    func step(
+        _ state: inout FenceState, p: Double, distance: Double, radius: Double, fix: FixPoint, previous: FixPoint?
+    ) -> Bool? {
         if kind == .naive {
             let inside = distance <= radius
             guard inside != state.inside else { return nil }

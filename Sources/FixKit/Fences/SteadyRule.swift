@@ -133,7 +133,9 @@ extension FenceRuleSettings {
 
     /// GLS under an AR(1) error: u = (z − ρ z₋)/(1 − ρ) has variance σ²(1 + ρ)/(1 − ρ), so it
     /// enters with weight tanh(Δt/2τ)/σ² (the first fix: z with weight 1/σ²).
-    private func add(_ z: (east: Double, north: Double), time: Timestamp?, sigma: Double, gain: Double, to pool: inout StillPool) {
+    private func add(
+        _ z: (east: Double, north: Double), time: Timestamp?, sigma: Double, gain: Double, to pool: inout StillPool
+    ) {
         let s2 = max(sigma * sigma, 1e-6)  // a hacc of 0 would make one fix certain
         if pool.weight == 0 {
             pool.sumEast = z.east / s2
@@ -142,7 +144,9 @@ extension FenceRuleSettings {
         } else if gain > 0 {
             // ρ from the gain: tanh(Δt/2τ) = (1 − ρ)/(1 + ρ).
             let rho = (1 - gain) / (1 + gain)
-            let u = (east: (z.east - rho * pool.last.east) / (1 - rho), north: (z.north - rho * pool.last.north) / (1 - rho))
+            let u = (
+                east: (z.east - rho * pool.last.east) / (1 - rho), north: (z.north - rho * pool.last.north) / (1 - rho)
+            )
             pool.sumEast += gain * u.east / s2
             pool.sumNorth += gain * u.north / s2
             pool.weight += gain / s2
@@ -162,7 +166,9 @@ extension FenceRuleSettings {
 
     /// One fence under the steady rule: `p` is the evidence (the fix's P, or the pooled P when
     /// still).
-    func steadyStep(_ state: inout FenceState, p: Double, observation o: SteadyObservation, fix: FixPoint, previous: FixPoint?) -> Bool? {
+    func steadyStep(
+        _ state: inout FenceState, p: Double, observation o: SteadyObservation, fix: FixPoint, previous: FixPoint?
+    ) -> Bool? {
         if o.outlier { return nil }  // an outlier changes nothing
         if o.regime == .still {
             guard let stretch = o.stretch else { return nil }

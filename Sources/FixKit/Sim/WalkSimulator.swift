@@ -121,12 +121,17 @@ extension WalkScript {
             return out
         }
         // Sample at t = k·dt along the timeline of legs and pauses.
-        var legs: [(t0: Double, t1: Double, from: (east: Double, north: Double), to: (east: Double, north: Double), moving: Bool)] = []
+        var legs:
+            [(
+                t0: Double, t1: Double, from: (east: Double, north: Double), to: (east: Double, north: Double),
+                moving: Bool
+            )] = []
         var clock = 0.0
         for k in 1..<points.count {
             let a = points[k - 1]
             let b = points[k]
-            let length = ((b.east - a.east) * (b.east - a.east) + (b.north - a.north) * (b.north - a.north)).squareRoot()
+            let length = ((b.east - a.east) * (b.east - a.east) + (b.north - a.north) * (b.north - a.north))
+                .squareRoot()
             let duration = length / speed
             legs.append((clock, clock + duration, a, b, true))
             clock += duration

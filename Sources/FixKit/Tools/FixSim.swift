@@ -3,7 +3,8 @@ public struct FixSim: Tool {
     public static let description = ToolDescription(
         name: "fixsim",
         operands: "",
-        summary: "Write fixes for scripted walks: along waypoints at a speed and rate, with seeded noise as receivers make it.",
+        summary:
+            "Write fixes for scripted walks: along waypoints at a speed and rate, with seeded noise as receivers make it.",
         details: """
             The route is --waypoints in degrees, or --route in metres east,north of --origin.
             Each trace walks it with its own noise (seed + trace number); traces are written
