@@ -10,6 +10,8 @@ struct TraceFences {
     var states: [Int: FenceState] = [:]
     var previous: FixPoint?
     var initialized = false
+    /// steady: the pooled position of the user standing still.
+    var still = StillPool()
     // Region budget (--limit).
     var watched: Set<Int> = []
     var refresh: (lat: Double, lon: Double, radius: Double)?
@@ -20,7 +22,8 @@ struct TraceFences {
 /// Events for one fix, in the order they are written.
 enum FenceEvent {
     case enter(Int, distance: Double, p: Double)
-    case exit(Int, distance: Double, p: Double)
+    /// `duration`: seconds since the matching enter, when both fixes have a time.
+    case exit(Int, distance: Double, p: Double, duration: Double?)
     case reselect([Int], radius: Double?)
     case missed(Int, distance: Double, p: Double)
 }
@@ -55,7 +58,9 @@ struct FenceEngine {
 
     /// One fix. `fences` receives each fence worth reporting in --trace (index, p, distance,
     /// inside), in index order; the events come back in order.
-    func process(_ fix: FixPoint, trace state: inout TraceFences, fences report: ((Int, Double, Double, Bool) -> Void)? = nil) -> [FenceEvent] {
+    func process(
+        _ fix: FixPoint, trace state: inout TraceFences, fences report: ((Int, Double, Double, Bool) -> Void)? = nil
+    ) -> [FenceEvent] {
         var events: [FenceEvent] = []
         if !state.initialized {
             state.initialized = true
@@ -69,9 +74,19 @@ struct FenceEngine {
         // Fences to evaluate: those where a quiet fence may change (for --trace, also all that
         // may reach its threshold), and those whose state is kept.
         let here = Geodesy.Point(lat: fix.lat, lon: fix.lon)
+        let steady =
+            settings.kind == .steady ? settings.observe(fix, previous: state.previous, pool: &state.still) : nil
         var (margin, minRadius) = acting.region(sigma: fix.sigma)
         if report != nil {
             margin = max(margin, FenceEngine.searchSigmas * fix.sigma + 1)
+            minRadius = 0
+        }
+        if let steady {
+            // The steady rule judges from the pooled position when the user stands still: look
+            // as far as P can reach from either position, whatever the rule's thresholds.
+            var reach = FenceEngine.searchSigmas * max(fix.sigma, steady.sigma) + 1
+            if let pooled = steady.position { reach += Geodesy.distance(here, pooled) }
+            margin = max(margin, reach)
             minRadius = 0
         }
         var candidates: [(k: Int, d: Double)] = []
@@ -92,13 +107,37 @@ struct FenceEngine {
             let kept = state.states[k]
             // Held inside with no dwell under way, and surely not contradicted: the step would
             // leave it as it is, so P is not needed (unless --trace prints it).
-            if report == nil, let kept, kept.inside, kept.count == 0, acting.surelyInside(d, f.radius, fix.sigma) { continue }
-            let p = InsideProbability.p(distance: d, radius: f.radius, sigma: fix.sigma)
-            var s = kept ?? FenceState(inside: false)
-            if let change = settings.step(&s, p: p, distance: d, radius: f.radius, fix: fix, previous: state.previous) {
-                events.append(change ? .enter(k, distance: d, p: p) : .exit(k, distance: d, p: p))
+            if report == nil, steady == nil, let kept, kept.inside, kept.count == 0,
+                acting.surelyInside(d, f.radius, fix.sigma)
+            {
+                continue
             }
-            if !s.inside && s.count == 0 {
+            var p = InsideProbability.p(distance: d, radius: f.radius, sigma: fix.sigma)
+            var s = kept ?? FenceState(inside: false)
+            let change: Bool?
+            if let steady {
+                if let pooled = steady.position {
+                    p = InsideProbability.p(
+                        distance: Geodesy.distance(pooled, index.centres[k]), radius: f.radius, sigma: steady.sigma)
+                }
+                change = settings.steadyStep(&s, p: p, observation: steady, fix: fix, previous: state.previous)
+            } else {
+                change = settings.step(&s, p: p, distance: d, radius: f.radius, fix: fix, previous: state.previous)
+            }
+            if let change {
+                if change {
+                    s.enteredAt = fix.time
+                    events.append(.enter(k, distance: d, p: p))
+                } else {
+                    let duration = fix.time.flatMap { t in s.enteredAt.map { t.seconds - $0.seconds } }
+                    s.enteredAt = nil
+                    events.append(.exit(k, distance: d, p: p, duration: duration))
+                }
+            }
+            // Only the quiet state (outside, no dwell, nothing pooled) is forgotten: fences that
+            // start inside under --assume are given their state when first seen.
+            let settled = s.settledStretch != nil && s.settledStretch == state.still.stretch && state.still.active
+            if !s.inside && s.count == 0 && !settled && s.enteredAt == nil {
                 state.states[k] = nil
             } else {
                 state.states[k] = s
@@ -167,7 +206,8 @@ struct FenceEngine {
             state.missedInside.insert(k)
             let f = index.fences[k]
             let d = Geodesy.distance(here, index.centres[k])
-            events.append(.missed(k, distance: d, p: InsideProbability.p(distance: d, radius: f.radius, sigma: fix.sigma)))
+            events.append(
+                .missed(k, distance: d, p: InsideProbability.p(distance: d, radius: f.radius, sigma: fix.sigma)))
         }
     }
 }

@@ -8,6 +8,10 @@ public enum FenceRuleKind: String, Sendable {
     /// As confident, but the dwell also ends once the evidence has held over
     /// `dwellDistance` metres of movement, so a car is not carried deep into a fence.
     case adaptive
+    /// Honest under errors correlated over time (a Gauss–Markov error with time constant
+    /// `tau`): the dwell in effective observations, and a user whose Doppler speed says they
+    /// stand judged on the pooled evidence of the stay, changed at most once (SteadyRule.swift).
+    case steady
 }
 
 public struct FenceRuleSettings: Sendable {
@@ -16,6 +20,10 @@ public struct FenceRuleSettings: Sendable {
     public var exit = 0.1
     public var dwell = 3
     public var dwellDistance = 20.0
+    /// steady: the time constant of the position error, seconds (0: independent per fix).
+    public var tau = 30.0
+    /// steady: a Doppler speed at most this (m/s) is a user standing still.
+    public var stillSpeed = 0.5
     /// Whether a fence starts inside (Core Location's `assuming: .satisfied`).
     public var assumeInside = false
 
@@ -35,6 +43,12 @@ struct FenceState {
     var moved = 0.0
     /// The last fix before the contradicting evidence began.
     var anchor: FixPoint?
+    /// steady: effective observations while the contradicting evidence has held.
+    var effective = 0.0
+    /// steady: the still stretch in which the state last changed, if it changed while still.
+    var settledStretch: Int?
+    /// The time of the enter event, for the exit's duration.
+    var enteredAt: Timestamp?
 }
 
 /// What a rule needs of a fix.
@@ -57,7 +71,9 @@ struct FenceStep {
 extension FenceRuleSettings {
     /// Advances `state` by one fix at `distance` from the fence centre with probability `p` of
     /// being inside; `previous` is the trace's fix before this one.
-    func step(_ state: inout FenceState, p: Double, distance: Double, radius: Double, fix: FixPoint, previous: FixPoint?) -> Bool? {
+    func step(
+        _ state: inout FenceState, p: Double, distance: Double, radius: Double, fix: FixPoint, previous: FixPoint?
+    ) -> Bool? {
         if kind == .naive {
             let inside = distance <= radius
             guard inside != state.inside else { return nil }

@@ -5,9 +5,10 @@
 #endif
 
 /// Scripted walks with known truth, for tests and demos: along waypoints at a speed, one fix
-/// per 1/rate seconds, with seeded Gaussian position noise of σ per axis, the `hacc` a receiver
-/// would report, a Doppler `speed` (far steadier than position, as receivers measure it), the
-/// `course` of travel, and pauses at the waypoints.
+/// per 1/rate seconds, with seeded Gaussian position noise of σ per axis (independent per fix,
+/// or a first-order Gauss–Markov error with time constant `noiseTau`), occasional outliers,
+/// the `hacc` a receiver would report, a Doppler `speed` (far steadier than position, as
+/// receivers measure it), the `course` of travel, and pauses at the waypoints.
 public struct WalkScript: Sendable {
     /// The route, WGS 84 degrees; at least one point.
     public var waypoints: [(lat: Double, lon: Double)]
@@ -15,8 +16,15 @@ public struct WalkScript: Sendable {
     public var rate = 1.0
     /// Position noise, metres per axis (standard deviation).
     public var noise = 8.0
-    /// The reported hacc; nil means `noise`.
+    /// The time constant of the position error, seconds: 0 is fresh noise every fix, above 0 a
+    /// first-order Gauss–Markov (Ornstein–Uhlenbeck) error with the same stationary σ.
+    public var noiseTau = 0.0
+    /// The probability that a fix is replaced by an outlier, `outlierSize` metres from it.
+    public var outliers = 0.0
+    public var outlierSize = 100.0
+    /// The reported hacc; nil means `noise` times `haccScale`.
     public var hacc: Double?
+    public var haccScale = 1.0
     /// Standard deviation of the reported speed, m/s.
     public var speedNoise = 0.1
     /// Seconds standing still at each waypoint between the first and the last.
@@ -61,6 +69,39 @@ public struct SeededRandom: Sendable {
     }
 }
 
+/// One axis of a first-order Gauss–Markov error: stationary N(0, σ²), with correlation
+/// e^{−Δt/τ} between values Δt apart. Each step is the exact discretisation of the
+/// Ornstein–Uhlenbeck process, so uneven steps keep both properties:
+///
+///     x' = φ x + σ √(1 − φ²) n,   φ = e^{−Δt/τ},   n ~ N(0, 1)
+///
+/// and the first value is σ n, a draw from the stationary law. τ = 0 (or Δt = ∞) gives φ = 0:
+/// independent draws, the same numbers as plain Gaussian noise from the same generator.
+public struct GaussMarkov: Sendable {
+    public let sigma: Double
+    public let tau: Double
+    public private(set) var value: Double?
+
+    public init(sigma: Double, tau: Double) {
+        self.sigma = sigma
+        self.tau = tau
+    }
+
+    /// The error `dt` seconds after the previous one (ignored for the first).
+    public mutating func next(dt: Double, _ random: inout SeededRandom) -> Double {
+        let n = random.gaussian()
+        guard let x = value, tau > 0 else {
+            value = sigma * n
+            return sigma * n
+        }
+        let phi = exp(-max(0, dt) / tau)
+        // √(1 − φ²) as √(−expm1(−2Δt/τ)), exact for small steps too.
+        let x1 = phi * x + sigma * (-expm1(-2 * max(0, dt) / tau)).squareRoot() * n
+        value = x1
+        return x1
+    }
+}
+
 extension WalkScript {
     /// Seconds from the first fix to the last: the legs at `speed` and the pauses between.
     public var duration: Double {
@@ -94,12 +135,17 @@ extension WalkScript {
             return out
         }
         // Sample at t = k·dt along the timeline of legs and pauses.
-        var legs: [(t0: Double, t1: Double, from: (east: Double, north: Double), to: (east: Double, north: Double), moving: Bool)] = []
+        var legs:
+            [(
+                t0: Double, t1: Double, from: (east: Double, north: Double), to: (east: Double, north: Double),
+                moving: Bool
+            )] = []
         var clock = 0.0
         for k in 1..<points.count {
             let a = points[k - 1]
             let b = points[k]
-            let length = ((b.east - a.east) * (b.east - a.east) + (b.north - a.north) * (b.north - a.north)).squareRoot()
+            let length = ((b.east - a.east) * (b.east - a.east) + (b.north - a.north) * (b.north - a.north))
+                .squareRoot()
             let duration = length / speed
             legs.append((clock, clock + duration, a, b, true))
             clock += duration
@@ -125,15 +171,31 @@ extension WalkScript {
         return out
     }
 
-    /// The fixes of one trace.
+    /// The fixes of one trace. The draws per fix are east, north, speed, as before there was a
+    /// Gauss–Markov error (so τ = 0 writes the published walks); outliers draw from a generator
+    /// of their own, so that adding them leaves every other fix as it was.
     public func fixes(trace: String?) -> [Fix] {
         var random = SeededRandom(seed: seed)
+        var outlierRandom = SeededRandom(seed: seed ^ 0x6F75_746C_6965_7273)  // "outliers"
+        var east = GaussMarkov(sigma: noise, tau: noiseTau)
+        var north = GaussMarkov(sigma: noise, tau: noiseTau)
+        var lastT = 0.0
         let frame = LocalFrame(lat: waypoints[0].lat, lon: waypoints[0].lon)
         return truth().map { p in
-            let (lat, lon) = frame.degrees(east: p.east + noise * random.gaussian(), north: p.north + noise * random.gaussian())
+            let dt = p.t - lastT
+            lastT = p.t
+            var e = p.east + east.next(dt: dt, &random)
+            var n = p.north + north.next(dt: dt, &random)
+            if outliers > 0, outlierRandom.uniform() < outliers {
+                // Multipath: this fix, not the error process, is thrown outlierSize metres.
+                let theta = 2 * Double.pi * outlierRandom.uniform()
+                e += outlierSize * sin(theta)
+                n += outlierSize * cos(theta)
+            }
+            let (lat, lon) = frame.degrees(east: e, north: n)
             var fix = Fix(lat: lat, lon: lon)
             fix.time = Timestamp(milliseconds: start.milliseconds + Int64((p.t * 1000).rounded()))
-            fix.hacc = hacc ?? noise
+            fix.hacc = hacc ?? noise * haccScale
             fix.speed = max(0, p.speed + speedNoise * random.gaussian())
             if p.speed > 0 { fix.course = p.course }
             fix.trace = trace

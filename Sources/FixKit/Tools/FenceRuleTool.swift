@@ -9,10 +9,13 @@ public struct FenceRuleTool: Tool {
             confident enters when P > --enter and exits when P < --exit, once the evidence has
             held for --dwell fixes; adaptive also ends the dwell after --dwell-distance metres
             of movement (from reported speed, else displacement beyond the fixes' accuracy);
-            naive is inside whenever d <= R. State is kept per trace.
+            naive is inside whenever d <= R. steady is honest under errors correlated over
+            --tau seconds: its dwell counts effective observations, 1 + sum tanh(dt/2tau), and
+            while the Doppler speed is at most --still-speed it judges the pooled position of
+            the stay and changes at most once. State is kept per trace.
 
             Events: {"time","event":"enter"|"exit","fence","lat","lon","distance","p"}, with
-            "trace" copied; under --limit also "reselect" (the fences now watched, and the
+            "trace" copied and, on an exit, "duration": the seconds since its enter; under --limit also "reselect" (the fences now watched, and the
             refresh circle) and "missed" (a fence entered while unwatched).
 
             Examples:
@@ -26,13 +29,19 @@ public struct FenceRuleTool: Tool {
                 help:
                     "The fences: a JSON array of {id, lat, lon, radius} or a GeoJSON FeatureCollection of Points with a radius property (required)."
             ),
-            OptionSpec("rule", value: "RULE", help: "confident (default), adaptive or naive."),
+            OptionSpec("rule", value: "RULE", help: "confident (default), adaptive, steady or naive."),
             OptionSpec("enter", value: "P", help: "Enter when P(inside) is above P (default 0.9)."),
             OptionSpec("exit", value: "P", help: "Exit when P(inside) is below P (default 0.1)."),
             OptionSpec("dwell", value: "N", help: "Consecutive contradicting fixes before a change (default 3)."),
             OptionSpec(
                 "dwell-distance", value: "M",
-                help: "adaptive: movement in metres that also ends the dwell (default 20)."),
+                help: "adaptive, steady: movement in metres that also ends the dwell (default 20)."),
+            OptionSpec(
+                "tau", value: "S",
+                help: "steady: the time constant of the position error in seconds (default 30)."),
+            OptionSpec(
+                "still-speed", value: "V",
+                help: "steady: a Doppler speed of at most V m/s is a user standing still (default 0.5)."),
             OptionSpec("assume", value: "STATE", help: "How a fence starts: outside (default) or inside."),
             OptionSpec(
                 "default-hacc", value: "M",
@@ -57,7 +66,7 @@ public struct FenceRuleTool: Tool {
         var settings = FenceRuleSettings()
         if let rule = options.string("rule") {
             guard let kind = FenceRuleKind(rawValue: rule) else {
-                throw UsageError("--rule '\(rule)' is not a rule: expected confident, adaptive or naive")
+                throw UsageError("--rule '\(rule)' is not a rule: expected confident, adaptive, steady or naive")
             }
             settings.kind = kind
         }
@@ -74,6 +83,8 @@ public struct FenceRuleTool: Tool {
         }
         settings.dwell = Int(dwell)
         settings.dwellDistance = try options.double("dwell-distance", default: 20, range: 0...1e9)!
+        settings.tau = try options.double("tau", default: 30, range: 0...1e9)!
+        settings.stillSpeed = try options.double("still-speed", default: 0.5, range: 0...1e9)!
         if let assume = options.string("assume") {
             guard assume == "inside" || assume == "outside" else {
                 throw UsageError("--assume '\(assume)' is not a state: expected inside or outside")
@@ -163,7 +174,7 @@ public struct FenceRuleTool: Tool {
             t.write(into: &out)
             out.append(contentsOf: "\",".utf8)
         }
-        func located(_ kind: String, _ k: Int, _ d: Double, _ p: Double) {
+        func located(_ kind: String, _ k: Int, _ d: Double, _ p: Double, duration: Double? = nil) {
             out.append(contentsOf: "\"event\":\"\(kind)\",\"fence\":".utf8)
             writeString(fences[k].id, into: &out)
             out.append(contentsOf: ",\"lat\":".utf8)
@@ -174,10 +185,14 @@ public struct FenceRuleTool: Tool {
             DecimalNumber.write(d, into: &out)
             out.append(contentsOf: ",\"p\":".utf8)
             DecimalNumber.writeCompact(p, into: &out)
+            if let duration {
+                out.append(contentsOf: ",\"duration\":".utf8)
+                DecimalNumber.write(duration, into: &out)
+            }
         }
         switch event {
         case .enter(let k, let d, let p): located("enter", k, d, p)
-        case .exit(let k, let d, let p): located("exit", k, d, p)
+        case .exit(let k, let d, let p, let duration): located("exit", k, d, p, duration: duration)
         case .missed(let k, let d, let p): located("missed", k, d, p)
         case .reselect(let watched, let radius):
             out.append(contentsOf: "\"event\":\"reselect\",\"fences\":[".utf8)

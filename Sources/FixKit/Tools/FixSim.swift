@@ -3,12 +3,15 @@ public struct FixSim: Tool {
     public static let description = ToolDescription(
         name: "fixsim",
         operands: "",
-        summary: "Write fixes for scripted walks: along waypoints at a speed and rate, with seeded Gaussian noise.",
+        summary:
+            "Write fixes for scripted walks: along waypoints at a speed and rate, with seeded noise as receivers make it.",
         details: """
             The route is --waypoints in degrees, or --route in metres east,north of --origin.
             Each trace walks it with its own noise (seed + trace number); traces are written
             one after another. speed is a receiver's Doppler speed (true speed plus
             --speed-noise), course the direction of travel (absent while standing).
+            The position error is fresh every fix, or with --noise-tau a Gauss-Markov error
+            that wanders with that time constant; --outliers throws some fixes away.
 
             Examples:
               fixsim --origin 51.5,-0.12 --route -300,95:300,95 --traces 100 |
@@ -25,7 +28,20 @@ public struct FixSim: Tool {
             OptionSpec("speed", value: "V", help: "Walking speed in m/s (default 1.4)."),
             OptionSpec("rate", value: "HZ", help: "Fixes per second (default 1)."),
             OptionSpec("noise", value: "S", help: "Position noise, metres per axis, standard deviation (default 8)."),
-            OptionSpec("hacc", value: "M", help: "The hacc written (default: --noise)."),
+            OptionSpec(
+                "noise-tau", value: "S",
+                help:
+                    "Time constant of the position error in seconds: a first-order Gauss-Markov error with the same σ (default 0: independent per fix)."
+            ),
+            OptionSpec(
+                "outliers", value: "P",
+                help: "Probability that a fix is replaced by one --outlier-size metres away (default 0)."),
+            OptionSpec(
+                "outlier-size", value: "M", help: "How far an outlier is thrown from its fix, metres (default 100)."),
+            OptionSpec("hacc", value: "M", help: "The hacc written (default: --noise times --hacc-scale)."),
+            OptionSpec(
+                "hacc-scale", value: "K",
+                help: "Write hacc as K times the true noise, a receiver that over- or understates it (default 1)."),
             OptionSpec("speed-noise", value: "S", help: "Standard deviation of the reported speed, m/s (default 0.1)."),
             OptionSpec(
                 "pause", value: "S",
@@ -74,7 +90,14 @@ public struct FixSim: Tool {
         script.speed = try options.double("speed", default: 1.4, range: 1e-6...1e5)!
         script.rate = try options.double("rate", default: 1, range: 1e-6...1000)!
         script.noise = try options.double("noise", default: 8, range: 0...1e6)!
+        script.noiseTau = try options.double("noise-tau", default: 0, range: 0...1e9)!
+        script.outliers = try options.double("outliers", default: 0, range: 0...1)!
+        script.outlierSize = try options.double("outlier-size", default: 100, range: 0...1e7)!
         script.hacc = try options.double("hacc", default: nil, range: 0...1e6)
+        script.haccScale = try options.double("hacc-scale", default: 1, range: 0...1e6)!
+        guard script.hacc == nil || options.string("hacc-scale") == nil else {
+            throw UsageError("give --hacc or --hacc-scale, not both")
+        }
         script.speedNoise = try options.double("speed-noise", default: 0.1, range: 0...1e6)!
         script.pause = try options.double("pause", default: 0, range: 0...1e9)!
         if let start = try options.time("start") { script.start = start }
