@@ -43,7 +43,7 @@ struct Legend {
             }
             let filled = kind != "missed"
             entries.append(
-                (.path(shape, fill: filled ? Palette.event(kind) : "none", stroke: filled ? "#FFFFFF" : Palette.event(kind)), kind))
+                (.path(shape, fill: filled ? Palette.event(kind) : "none", stroke: filled ? "#000000" : Palette.event(kind)), kind))
         }
         if !scene.visits.isEmpty {
             entries.append((.circle(fill: Palette.orange, stroke: "#8F6300"), "visit (circle: its hacc)"))
@@ -53,21 +53,44 @@ struct Legend {
         }
     }
 
-    func draw(at x: Double, _ y: Double, scene: PlotScene, into w: inout SVGWriter) {
+    static let lineHeight = 18.0
+
+    /// Each entry's width: its swatch and its text.
+    func entryWidth(_ k: Int) -> Double {
+        if case .gradient = entries[k].0 { return 50 + Double(Palette.time.count * 8) + 64 + 110 }
+        return 30 + Double(entries[k].1.count) * 6.3 + 14
+    }
+
+    /// The rows the entries take, laid left to right across `width`.
+    func layout(width: Double) -> [(x: Double, row: Int)] {
+        var out: [(Double, Int)] = []
+        var x = 0.0
+        var row = 0
+        for k in entries.indices {
+            let w = entryWidth(k)
+            if x > 0, x + w > width {
+                x = 0
+                row += 1
+            }
+            out.append((x, row))
+            x += w
+        }
+        return out
+    }
+
+    func height(width: Double) -> Double {
+        guard let last = layout(width: width).last else { return 0 }
+        return Double(last.row + 1) * Legend.lineHeight + 8
+    }
+
+    /// The key as a band under the map, so that it never covers what is drawn.
+    func draw(left: Double, top: Double, width: Double, scene: PlotScene, into w: inout SVGWriter) {
         guard !entries.isEmpty else { return }
-        let lineHeight = 16.0
-        let widest = entries.map { $0.1.count }.max() ?? 0
-        let boxWidth = min(Double(widest) * 6.3 + 40, 320) + (entries.contains { if case .gradient = $0.0 { return true }; return false } ? 110 : 0)
-        w.raw("<g class=\"legend\" font-size=\"11\">")
-        w.raw("<rect fill=\"#FFFFFF\" fill-opacity=\"0.88\" stroke=\"#BBBBBB\"")
-        w.px("x", x)
-        w.px("y", y)
-        w.px("width", boxWidth)
-        w.px("height", Double(entries.count) * lineHeight + 8)
-        w.raw("/>\n")
-        for (i, (swatch, text)) in entries.enumerated() {
-            let sx = x + 8
-            let cy = y + 12 + Double(i) * lineHeight
+        w.raw("<g class=\"legend\" font-size=\"11\">\n")
+        for (k, place) in layout(width: width).enumerated() {
+            let (swatch, text) = entries[k]
+            let sx = left + place.x
+            let cy = top + 13 + Double(place.row) * Legend.lineHeight
             w.raw("<g")
             w.attr("transform", "translate(\(MapLayer.pixels(sx)),\(MapLayer.pixels(cy)))")
             w.raw(">")
@@ -77,18 +100,20 @@ struct Legend {
             case .circle(let fill, let stroke):
                 w.raw("<circle cx=\"8\" cy=\"0\" r=\"5\" fill=\"\(fill)\" fill-opacity=\"0.6\" stroke=\"\(stroke)\"/>")
             case .path(let d, let fill, let stroke):
-                w.raw("<path d=\"\(d)\" fill=\"\(fill)\" stroke=\"\(stroke)\" stroke-width=\"\(fill == "none" ? 2 : 1)\"/>")
+                w.raw("<path d=\"\(d)\" fill=\"\(fill)\" stroke=\"\(stroke)\" stroke-width=\"\(fill == "none" ? "2" : "0.75")\"/>")
             case .gradient:
                 let range = scene.timeRange
                 w.raw("<text x=\"0\" y=\"4\">\(MapLayer.clock(Timestamp(seconds: range.min), open: ""))</text>")
                 for (k, c) in Palette.time.enumerated() {
-                    w.raw("<rect x=\"\(40 + k * 8)\" y=\"-5\" width=\"8\" height=\"10\" fill=\"\(c)\"/>")
+                    w.raw("<rect x=\"\(50 + k * 8)\" y=\"-5\" width=\"8\" height=\"10\" fill=\"\(c)\"/>")
                 }
-                w.raw("<text x=\"\(40 + Palette.time.count * 8 + 4)\" y=\"4\">\(MapLayer.clock(Timestamp(seconds: range.max), open: ""))</text>")
+                w.raw(
+                    "<text x=\"\(50 + Palette.time.count * 8 + 4)\" y=\"4\">\(MapLayer.clock(Timestamp(seconds: range.max), open: ""))</text>"
+                )
             }
             if case .gradient = swatch {
                 let day = String(Timestamp(seconds: scene.timeRange.min).rfc3339.prefix(10))
-                w.label(x: 40 + Double(Palette.time.count * 8) + 48, y: 4, "UTC, " + day, attributes: "fill=\"#333333\"")
+                w.label(x: 50 + Double(Palette.time.count * 8) + 64, y: 4, "UTC, " + day, attributes: "fill=\"#333333\"")
             } else {
                 w.label(x: 22, y: 4, text)
             }

@@ -71,16 +71,16 @@ enum MapLayer {
             }
             switch e.kind {
             case "enter":
-                at(0, -7)
-                d.append(contentsOf: "l6 10h-12z".utf8)
-                w.raw("<path fill=\"\(colour)\" stroke=\"#FFFFFF\" stroke-width=\"1\" d=\"")
+                at(0, -9)
+                d.append(contentsOf: "l8 13h-16z".utf8)
+                w.raw("<path fill=\"\(colour)\" stroke=\"#000000\" stroke-width=\"0.75\" d=\"")
             case "exit":
-                at(0, 7)
-                d.append(contentsOf: "l6-10h-12z".utf8)
-                w.raw("<path fill=\"\(colour)\" stroke=\"#FFFFFF\" stroke-width=\"1\" d=\"")
+                at(0, 9)
+                d.append(contentsOf: "l8-13h-16z".utf8)
+                w.raw("<path fill=\"\(colour)\" stroke=\"#000000\" stroke-width=\"0.75\" d=\"")
             case "missed":
-                at(-5, -5)
-                d.append(contentsOf: "l10 10m0-10l-10 10".utf8)
+                at(-6, -6)
+                d.append(contentsOf: "l12 12m0-12l-12 12".utf8)
                 w.raw("<path fill=\"none\" stroke=\"\(colour)\" stroke-width=\"2.5\" d=\"")
             case "reselect":
                 if let r = e.radius {
@@ -90,13 +90,13 @@ enum MapLayer {
                     w.px("r", r * viewport.scale)
                     w.raw("/>")
                 }
-                at(0, -5)
-                d.append(contentsOf: "l5 5-5 5-5-5z".utf8)
-                w.raw("<path fill=\"\(colour)\" stroke=\"#FFFFFF\" stroke-width=\"1\" d=\"")
+                at(0, -7)
+                d.append(contentsOf: "l7 7-7 7-7-7z".utf8)
+                w.raw("<path fill=\"\(colour)\" stroke=\"#000000\" stroke-width=\"0.75\" d=\"")
             default:
                 at(-4, -4)
                 d.append(contentsOf: "h8v8h-8z".utf8)
-                w.raw("<path fill=\"\(colour)\" stroke=\"#FFFFFF\" stroke-width=\"1\" d=\"")
+                w.raw("<path fill=\"\(colour)\" stroke=\"#000000\" stroke-width=\"0.75\" d=\"")
             }
             w.raw(d)
             w.raw("\"/></g>\n")
@@ -115,17 +115,19 @@ enum MapLayer {
             let r = max(v.hacc * viewport.scale, 4)
             w.raw("<g class=\"visit\"")
             writeData(v, number: n + 1, into: &w)
-            w.raw("><circle fill=\"\(Palette.orange)\" fill-opacity=\"0.3\" stroke=\"#8F6300\" stroke-width=\"1.5\"")
+            w.raw("><circle fill=\"\(Palette.orange)\" fill-opacity=\"0.55\" stroke=\"#000000\" stroke-width=\"1.5\"")
             w.px("cx", x)
             w.px("cy", y)
             w.px("r", r)
             w.raw("/>")
             let text = "\(n + 1)  \(clock(v.arrival, open: "…"))–\(clock(v.departure, open: "…"))"
-            let width = Double(text.count) * 6.4 + 4
-            let at = labels.place(x: x + r + 3, y: y - 6, width: width, height: 13, shift: true) ?? (x + r + 3, y - 6)
+            let width = Double(text.count) * 7.4 + 4
+            // Right of the circle, or left of it where the map ends.
+            let lx = x + r + 3 + width > viewport.left + viewport.width ? x - r - 3 - width : x + r + 3
+            let at = labels.place(x: lx, y: y - 6, width: width, height: 13, shift: true) ?? (lx, y - 6)
             w.label(
                 x: at.0 + 2, y: at.1 + 10, text,
-                attributes: "font-size=\"11\" fill=\"#000000\" stroke=\"#FFFFFF\" stroke-width=\"3\" paint-order=\"stroke\"")
+                attributes: "font-size=\"12\" font-weight=\"bold\" fill=\"#000000\" stroke=\"#FFFFFF\" stroke-width=\"3\" paint-order=\"stroke\"")
             w.raw("</g>\n")
         }
         w.raw("</g>\n")
@@ -149,15 +151,15 @@ enum MapLayer {
         let metres = roundMetres(below: viewport.width / 4 / viewport.scale)
         let length = metres * viewport.scale
         let x = viewport.left + 16
-        let y = viewport.top + viewport.height - 18
+        let y = viewport.top + viewport.height - 12
         w.raw("<g class=\"scale-bar\"")
         w.number("data-metres", metres)
         w.raw(">")
         w.raw("<rect fill=\"#FFFFFF\" fill-opacity=\"0.8\"")
         w.px("x", x - 6)
-        w.px("y", y - 19)
+        w.px("y", y - 17)
         w.px("width", length + 12)
-        w.px("height", 28)
+        w.px("height", 24)
         w.raw("/>")
         w.raw("<rect class=\"bar\" fill=\"#000000\"")
         w.px("x", x)

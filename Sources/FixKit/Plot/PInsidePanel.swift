@@ -134,6 +134,9 @@ struct PInsidePanel {
         for r in rows.indices {
             if let from = rows[r].heldFrom, let x = rows[r].lastX { endHeld(r, from, x) }
             if let (a, b) = rows[r].pendingHeld { writeHeld(r, a, b) }
+            if let v = rows[r].simplifier.finish() {
+                rows[r].path.vertex((v.x, v.y, VertexDetails(time: v.payload, hacc: .nan, speed: .nan)), html: false)
+            }
             if rows[r].path.open { rows[r].path.close(html: false) }
             let row = rows[r]
             let colour = scene.colours[Int(row.trace)]

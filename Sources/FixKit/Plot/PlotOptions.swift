@@ -20,6 +20,8 @@ enum PlotMetrics {
     /// How far a point may move when its trace is thinned, in path-grid units (0.5 px).
     static let tolerance = 5.0
     static let margin = 24.0
+    /// Room around the map's contents for the scale bar and the north arrow.
+    static let mapMargin = 44.0
     static let titleHeight = 32.0
     static let panelHeader = 26.0
     static let panelAxis = 30.0

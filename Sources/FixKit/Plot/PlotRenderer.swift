@@ -40,8 +40,9 @@ struct PlotRenderer {
         let timelineH = TimelinePanel.height(rows: timeline.rows.count)
         let titleH = options.title == nil ? 0 : PlotMetrics.titleHeight
         let width = options.width
-        let mapH = max(options.height - titleH - stripH - timelineH, PlotMetrics.minimumMapHeight)
-        let height = titleH + mapH + stripH + timelineH
+        let legend = Legend(scene: scene, fences: shownFences.count, options: options)
+        let legendH = legend.height(width: width - 2 * PlotMetrics.margin)
+        var mapH = max(options.height - titleH - stripH - timelineH - legendH, PlotMetrics.minimumMapHeight)
 
         let projection: LocalProjection
         var minE = 0.0, maxE = 0.0, minN = 0.0, maxN = 0.0
@@ -50,9 +51,20 @@ struct PlotRenderer {
         } else {
             (projection, minE, maxE, minN, maxN) = box.projection()
         }
-        let viewport = Viewport(
-            projection: projection, minEast: minE, maxEast: maxE, minNorth: minN, maxNorth: maxN,
-            left: 0, top: titleH, width: width, height: mapH, margin: PlotMetrics.margin)
+        func fit(_ h: Double) -> Viewport {
+            Viewport(
+                projection: projection, minEast: minE, maxEast: maxE, minNorth: minN, maxNorth: maxN,
+                left: 0, top: titleH, width: width, height: h, margin: PlotMetrics.mapMargin)
+        }
+        var viewport = fit(mapH)
+        // A wide, flat extent does not need the whole height: the map is cut to what it fills
+        // (the scale stays, being set by the width).
+        let needed = ((maxN - minN) * viewport.scale + 2 * PlotMetrics.mapMargin).rounded(.up)
+        if needed < mapH {
+            mapH = max(needed, PlotMetrics.minimumMapHeight)
+            viewport = fit(mapH)
+        }
+        let height = titleH + mapH + legendH + stripH + timelineH
 
         var w = SVGWriter()
         w.raw("<svg xmlns=\"http://www.w3.org/2000/svg\"")
@@ -110,7 +122,7 @@ struct PlotRenderer {
             w.attr("data-fixes", String(scene.fixCounts[k]))
             w.attr("data-vertices", String(traces.traces[k].vertices))
             if !options.colorByTime { w.attr("stroke", scene.colours[k]) }
-            w.raw(" fill=\"none\" stroke-width=\"2\" stroke-linejoin=\"round\" stroke-linecap=\"round\">\n")
+            w.raw(" fill=\"none\" stroke-width=\"1.5\" stroke-linejoin=\"round\" stroke-linecap=\"round\">\n")
             w.raw(traces.traces[k].paths)
             w.raw("</g>\n")
             if options.html {
@@ -139,11 +151,11 @@ struct PlotRenderer {
             MapLayer.scaleBar(viewport: viewport, into: &w)
             MapLayer.northArrow(viewport: viewport, into: &w)
         }
-        Legend(scene: scene, fences: shownFences.count, options: options)
-            .draw(at: viewport.left + 10, viewport.top + 10, scene: scene, into: &w)
         w.raw("</g>\n")
+        legend.draw(
+            left: PlotMetrics.margin, top: titleH + mapH, width: width - 2 * PlotMetrics.margin, scene: scene, into: &w)
 
-        var y = titleH + mapH
+        var y = titleH + mapH + legendH
         if stripH > 0 {
             var strip = PInsidePanel(
                 scene: scene, shown: shown, hidden: hiddenSeries, top: y, width: width, options: options)

@@ -71,8 +71,8 @@ public struct Viewport: Sendable, Equatable {
     public let left: Double, top: Double, width: Double, height: Double
 
     /// Fits a box of projected metres (`minEast...maxEast`, `minNorth...maxNorth`) into the
-    /// rectangle with `margin` pixels on every side, centred. A box smaller than `minimumSpan`
-    /// metres across is widened to it, so that one point still gets a sensible scale.
+    /// rectangle with `margin` pixels on every side, centred. The rectangle's smaller side
+    /// never shows less than `minimumSpan` metres, so that one point still gets a sensible scale.
     public init(
         projection: LocalProjection, minEast: Double, maxEast: Double, minNorth: Double, maxNorth: Double,
         left: Double, top: Double, width: Double, height: Double, margin: Double, minimumSpan: Double = 100
@@ -82,11 +82,11 @@ public struct Viewport: Sendable, Equatable {
         self.top = top
         self.width = width
         self.height = height
-        let spanE = max(maxEast - minEast, minimumSpan)
-        let spanN = max(maxNorth - minNorth, minimumSpan)
         let usableW = max(width - 2 * margin, 1)
         let usableH = max(height - 2 * margin, 1)
-        scale = min(usableW / spanE, usableH / spanN)
+        let spanE = max(maxEast - minEast, 1e-6)
+        let spanN = max(maxNorth - minNorth, 1e-6)
+        scale = min(usableW / spanE, usableH / spanN, min(usableW, usableH) / minimumSpan)
         let midE = (minEast + maxEast) / 2
         let midN = (minNorth + maxNorth) / 2
         originX = left + width / 2 - midE * scale
