@@ -84,3 +84,19 @@ for name in ("fixplot, trips", "fixplot, block"):
     r = results[name]
     verdict = "ok: under 3 s" if r["median"] < 3 else "MISSED: the 3 s target"
     print(f"  {name}: {int(sys.argv[2]) / r['median'] / 1e6:.2f} million fixes a second from the median   {verdict}")
+EOF
+say ""
+
+if ((have_time)); then
+    peak_width=40
+    say_peak_heading
+    peak "fixplot, trips ($N fixes)" "$fixplot" "$trips"
+    big_kb=$peak_kb
+    peak "fixplot, trips ($small_n fixes)" "$fixplot" "$trips_small"
+    say_peak_growth "fixplot, trips:" "$big_kb" "$peak_kb"
+    peak "fixplot, block ($N fixes)" "$fixplot" "$block"
+    big_kb=$peak_kb
+    peak "fixplot, block ($small_n fixes)" "$fixplot" "$block_small"
+    say_peak_growth "fixplot, block:" "$big_kb" "$peak_kb" 64
+fi
+echo "== written: $out/fixplot.md, $out/fixplot.json, $summary" >&2
