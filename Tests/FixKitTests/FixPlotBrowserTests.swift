@@ -60,7 +60,8 @@ struct FixPlotBrowserTests {
                 "--dump-dom", page.absoluteString,
             ])
         let dom = r.out
-        guard let start = dom.range(of: "<pre id=\"measured\">"), let end = dom.range(of: "</pre>", range: start.upperBound..<dom.endIndex)
+        guard let start = dom.range(of: "<pre id=\"measured\">"),
+            let end = dom.range(of: "</pre>", range: start.upperBound..<dom.endIndex)
         else { throw TestFailure("the page did not write its measurements: \(r.stderr.suffix(2000))") }
         let json = String(dom[start.upperBound..<end.lowerBound]).replacingOccurrences(of: "&quot;", with: "\"")
             .replacingOccurrences(of: "&amp;", with: "&")
@@ -69,7 +70,9 @@ struct FixPlotBrowserTests {
         return Page(measured: measured, console: console)
     }
 
-    @Test(.enabled(if: chromium != nil, missing), .enabled(if: FixPlotSVGTests.geographiclib, "needs python3 with geographiclib"))
+    @Test(
+        .enabled(if: chromium != nil, missing),
+        .enabled(if: FixPlotSVGTests.geographiclib, "needs python3 with geographiclib"))
     func thePageDrawsWhereTheProjectionSays() throws {
         let r = try Tools.run("fixplot", ["--fences", "fences.json", "--html", "walk.ndjson"], in: Self.directory)
         #expect(r.status == 0)

@@ -38,7 +38,9 @@ struct FixPlotGoldenTests {
     /// The same input gives the same bytes, run after run (no dictionary order, no clock).
     @Test func sameInputSameBytes() throws {
         let dir = FixPlotGoldenTests.directory
-        for args in [["--fences", "fences.json", "--html", "walk.ndjson"], ["day.ndjson", "trace.ndjson", "rejects.ndjson"]] {
+        for args in [
+            ["--fences", "fences.json", "--html", "walk.ndjson"], ["day.ndjson", "trace.ndjson", "rejects.ndjson"],
+        ] {
             let a = try Tools.run("fixplot", args, in: dir)
             let b = try Tools.run("fixplot", args, in: dir)
             #expect(a.stdout == b.stdout)
@@ -84,7 +86,8 @@ struct FixPlotGoldenTests {
     }
 
     @Test func unreadableFencesExitTwo() throws {
-        let r = try Tools.run("fixplot", ["--fences", "/nonexistent/f.json", "walk.ndjson"], in: FixPlotGoldenTests.directory)
+        let r = try Tools.run(
+            "fixplot", ["--fences", "/nonexistent/f.json", "walk.ndjson"], in: FixPlotGoldenTests.directory)
         #expect(r.status == 2)
         #expect(r.stdout.isEmpty)
         #expect(r.stderr.hasPrefix("fixplot: cannot read --fences /nonexistent/f.json"))

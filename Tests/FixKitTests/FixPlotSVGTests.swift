@@ -47,7 +47,9 @@ struct FixPlotSVGTests {
         let fences = [
             (id: "a", lat: place.lat, lon: place.lon, radius: 60.0), (id: "b", lat: f2.lat, lon: f2.lon, radius: 35.0),
         ]
-        let json = "[" + fences.map { "{\"id\":\"\($0.id)\",\"lat\":\($0.lat),\"lon\":\($0.lon),\"radius\":\($0.radius)}" }
+        let json =
+            "["
+            + fences.map { "{\"id\":\"\($0.id)\",\"lat\":\($0.lat),\"lon\":\($0.lon),\"radius\":\($0.radius)}" }
             .joined(separator: ",") + "]\n"
         try Data(json.utf8).write(to: dir.appendingPathComponent("fences.json"))
         let script = """
@@ -68,7 +70,8 @@ struct FixPlotSVGTests {
             try Tools.objects(try Data(contentsOf: dir.appendingPathComponent(name)))
         }
         return Stream(
-            dir: dir, fixes: try read("fixes.ndjson"), events: try read("events.ndjson"), visits: try read("visits.ndjson"),
+            dir: dir, fixes: try read("fixes.ndjson"), events: try read("events.ndjson"),
+            visits: try read("visits.ndjson"),
             rejects: try read("rejects.ndjson"), fences: fences,
             svg: try SVGDocument(try Data(contentsOf: dir.appendingPathComponent("out.svg"))), status: 0)
     }
@@ -130,16 +133,22 @@ struct FixPlotSVGTests {
         // <g class="reject" data-reason="REASON">: every reason marked, at most one mark a reject.
         let rejects = svg.all("g", class: "reject")
         #expect(!rejects.isEmpty && rejects.count <= s.rejects.count)
-        #expect(Set(rejects.compactMap { $0.attributes["data-reason"] }) == Set(s.rejects.compactMap { $0["reason"] as? String }))
+        #expect(
+            Set(rejects.compactMap { $0.attributes["data-reason"] })
+                == Set(s.rejects.compactMap { $0["reason"] as? String }))
         // The panels: P(inside) per fence the walk came near, and the timeline of the visits.
         let series = svg.all("g", class: "series")
         #expect(Set(series.compactMap { $0.attributes["data-fence"] }) == ["a", "b"])
-        #expect(svg.elements.filter { $0.name == "line" && $0.has("threshold") }.compactMap { $0.number("data-p") }.prefix(2) == [0.9, 0.1])
+        #expect(
+            svg.elements.filter { $0.name == "line" && $0.has("threshold") }.compactMap { $0.number("data-p") }.prefix(
+                2) == [0.9, 0.1])
         #expect(svg.all("rect", class: "stay").count == s.visits.count)
         #expect(svg.all("g", class: "day").count == 1)
     }
 
-    @Test(.enabled(if: geographiclib, "needs python3 with geographiclib (pip install geographiclib)"), arguments: FixPlotSVGTests.places)
+    @Test(
+        .enabled(if: geographiclib, "needs python3 with geographiclib (pip install geographiclib)"),
+        arguments: FixPlotSVGTests.places)
     func positionsAndRadiiAgreeWithAnIndependentProjection(_ place: Place) throws {
         let s = try Self.make(place)
         defer { try? FileManager.default.removeItem(at: s.dir) }
@@ -174,7 +183,9 @@ struct FixPlotSVGTests {
         for p in fixPx {
             worst = max(worst, lines.map { distance(p, toPolyline: $0) }.min() ?? .infinity)
         }
-        print("\(place.testDescription): \(s.fixes.count) fixes, \(lines.map(\.count).reduce(0, +)) vertices, worst \(worst) px")
+        print(
+            "\(place.testDescription): \(s.fixes.count) fixes, \(lines.map(\.count).reduce(0, +)) vertices, worst \(worst) px"
+        )
         #expect(worst <= 0.75)
         // Visits are circles of their hacc about their centre (at least 4 px).
         let visits = s.svg.elements.filter { $0.name == "circle" && $0.ancestors.last == "visit" }
@@ -187,9 +198,14 @@ struct FixPlotSVGTests {
             #expect(abs(try #require(visits[k].number("r")) - max((v["hacc"] as! Double) * scale, 4)) <= 0.05)
         }
         // The centre is the middle of what is drawn, which fills the map to its margin.
-        let xs = (fixPx + fencePx.enumerated().flatMap { k, c in
-            [(c.0 - s.fences[k].radius * scale, c.1 - s.fences[k].radius * scale), (c.0 + s.fences[k].radius * scale, c.1 + s.fences[k].radius * scale)]
-        })
+        let xs =
+            (fixPx
+                + fencePx.enumerated().flatMap { k, c in
+                    [
+                        (c.0 - s.fences[k].radius * scale, c.1 - s.fences[k].radius * scale),
+                        (c.0 + s.fences[k].radius * scale, c.1 + s.fences[k].radius * scale),
+                    ]
+                })
         let minX = xs.map(\.0).min()!, maxX = xs.map(\.0).max()!
         let minY = xs.map(\.1).min()!, maxY = xs.map(\.1).max()!
         let width = try #require(s.svg.elements.first?.number("width"))

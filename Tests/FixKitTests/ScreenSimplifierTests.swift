@@ -86,7 +86,9 @@ struct ScreenSimplifierTests {
         #expect(Self.simplify([(0, 0), (1, 0)]).map(\.2) == [0, 1])
     }
 
-    @Test(arguments: [(0.0, "0"), (0.04, "0"), (0.05, ".1"), (-0.05, "-.1"), (12.34, "12.3"), (-3, "-3"), (100.96, "101")])
+    @Test(arguments: [
+        (0.0, "0"), (0.04, "0"), (0.05, ".1"), (-0.05, "-.1"), (12.34, "12.3"), (-3, "-3"), (100.96, "101"),
+    ])
     func gridNumbers(_ px: Double, _ text: String) {
         var out: [UInt8] = []
         PathGrid.write(pixels: px, into: &out)

@@ -30,9 +30,11 @@ struct Legend {
         if fences > 0 { entries.append((.circle(fill: "#DDDDDD", stroke: "#555555"), "fence")) }
         var kinds: [String] = []
         for e in scene.events where !kinds.contains(e.kind) { kinds.append(e.kind) }
-        for kind in ["enter", "exit", "missed", "reselect"] + kinds.filter({
-            !["enter", "exit", "missed", "reselect"].contains($0)
-        }) where kinds.contains(kind) {
+        for kind in ["enter", "exit", "missed", "reselect"]
+            + kinds.filter({
+                !["enter", "exit", "missed", "reselect"].contains($0)
+            }) where kinds.contains(kind)
+        {
             let shape: String
             switch kind {
             case "enter": shape = "M8 -6l6 10h-12z"
@@ -43,13 +45,21 @@ struct Legend {
             }
             let filled = kind != "missed"
             entries.append(
-                (.path(shape, fill: filled ? Palette.event(kind) : "none", stroke: filled ? "#000000" : Palette.event(kind)), kind))
+                (
+                    .path(
+                        shape, fill: filled ? Palette.event(kind) : "none",
+                        stroke: filled ? "#000000" : Palette.event(kind)), kind
+                ))
         }
         if !scene.visits.isEmpty {
             entries.append((.circle(fill: Palette.orange, stroke: "#8F6300"), "visit (circle: its hacc)"))
         }
         for (k, r) in scene.reasons.enumerated() {
-            entries.append((.path("M4 -4l8 8m0-8l-8 8", fill: "none", stroke: Palette.reason(r)), "rejected: \(r) (\(scene.reasonCounts[k]))"))
+            entries.append(
+                (
+                    .path("M4 -4l8 8m0-8l-8 8", fill: "none", stroke: Palette.reason(r)),
+                    "rejected: \(r) (\(scene.reasonCounts[k]))"
+                ))
         }
     }
 
@@ -100,7 +110,9 @@ struct Legend {
             case .circle(let fill, let stroke):
                 w.raw("<circle cx=\"8\" cy=\"0\" r=\"5\" fill=\"\(fill)\" fill-opacity=\"0.6\" stroke=\"\(stroke)\"/>")
             case .path(let d, let fill, let stroke):
-                w.raw("<path d=\"\(d)\" fill=\"\(fill)\" stroke=\"\(stroke)\" stroke-width=\"\(fill == "none" ? "2" : "0.75")\"/>")
+                w.raw(
+                    "<path d=\"\(d)\" fill=\"\(fill)\" stroke=\"\(stroke)\" stroke-width=\"\(fill == "none" ? "2" : "0.75")\"/>"
+                )
             case .gradient:
                 let range = scene.timeRange
                 w.raw("<text x=\"0\" y=\"4\">\(MapLayer.clock(Timestamp(seconds: range.min), open: ""))</text>")
@@ -113,7 +125,8 @@ struct Legend {
             }
             if case .gradient = swatch {
                 let day = String(Timestamp(seconds: scene.timeRange.min).rfc3339.prefix(10))
-                w.label(x: 50 + Double(Palette.time.count * 8) + 64, y: 4, "UTC, " + day, attributes: "fill=\"#333333\"")
+                w.label(
+                    x: 50 + Double(Palette.time.count * 8) + 64, y: 4, "UTC, " + day, attributes: "fill=\"#333333\"")
             } else {
                 w.label(x: 22, y: 4, text)
             }

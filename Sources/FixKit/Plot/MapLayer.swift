@@ -37,7 +37,9 @@ enum MapLayer {
             guard viewport.touches(x: x, y: y, radius: r) else { continue }
             let ly = r > 14 ? y - r - 4 : y - max(r, 3) - 4
             let width = Double(f.id.count) * 6.2 + 4
-            guard labels.place(x: x - width / 2, y: ly - 10, width: width, height: 12, shift: false) != nil else { continue }
+            guard labels.place(x: x - width / 2, y: ly - 10, width: width, height: 12, shift: false) != nil else {
+                continue
+            }
             w.label(x: x, y: ly, f.id, attributes: "class=\"fence-label\" data-fence=\"\(escaped(f.id))\"")
         }
         w.raw("</g>\n")
@@ -127,7 +129,9 @@ enum MapLayer {
             let at = labels.place(x: lx, y: y - 6, width: width, height: 13, shift: true) ?? (lx, y - 6)
             w.label(
                 x: at.0 + 2, y: at.1 + 10, text,
-                attributes: "font-size=\"12\" font-weight=\"bold\" fill=\"#000000\" stroke=\"#FFFFFF\" stroke-width=\"3\" paint-order=\"stroke\"")
+                attributes:
+                    "font-size=\"12\" font-weight=\"bold\" fill=\"#000000\" stroke=\"#FFFFFF\" stroke-width=\"3\" paint-order=\"stroke\""
+            )
             w.raw("</g>\n")
         }
         w.raw("</g>\n")
@@ -168,7 +172,8 @@ enum MapLayer {
         w.px("height", 4)
         w.raw("/>")
         w.label(
-            x: x, y: y - 5, metres >= 1000 ? "\(DecimalNumber.text(metres / 1000)) km" : "\(DecimalNumber.text(metres)) m",
+            x: x, y: y - 5,
+            metres >= 1000 ? "\(DecimalNumber.text(metres / 1000)) km" : "\(DecimalNumber.text(metres)) m",
             attributes: "font-size=\"11\"")
         w.raw("</g>\n")
     }

@@ -133,7 +133,8 @@ struct ExtraMembers {
         wrapped.append(UInt8(ascii: "}"))
         let parsed: JSONValue
         do throws(JSONSyntaxError) {
-            parsed = try wrapped.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) in try JSONValue.parse(buffer) }
+            parsed = try wrapped.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) in try JSONValue.parse(buffer)
+            }
         } catch {
             // The decoder checked the line's grammar already; this is not expected.
             throw PlotRecordError(message: "not JSON: \(error.message)")

@@ -77,7 +77,9 @@ struct PlotRenderer {
         w.raw("</title>\n")
         w.raw("<rect width=\"100%\" height=\"100%\" fill=\"#FFFFFF\"/>\n")
         if let title = options.title {
-            w.label(x: PlotMetrics.margin, y: 22, title, attributes: "class=\"title\" font-size=\"16\" font-weight=\"bold\"")
+            w.label(
+                x: PlotMetrics.margin, y: 22, title, attributes: "class=\"title\" font-size=\"16\" font-weight=\"bold\""
+            )
         }
         w.raw("<defs><clipPath id=\"map-clip\"><rect")
         w.px("x", viewport.left)

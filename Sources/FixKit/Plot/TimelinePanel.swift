@@ -54,7 +54,8 @@ struct TimelinePanel {
             if from == nil, let t = to { from = earliest < t ? earliest : floor(t / Self.day) * Self.day }
             if to == nil, let f = from { to = latest > f ? latest : floor(f / Self.day) * Self.day + Self.day }
             guard let f = from, let t = to, t >= f else { continue }
-            spans.append(Span(visit: n, trace: k, from: f, to: t, openStart: v.arrival == nil, openEnd: v.departure == nil))
+            spans.append(
+                Span(visit: n, trace: k, from: f, to: t, openStart: v.arrival == nil, openEnd: v.departure == nil))
         }
         spans.sort { ($0.trace, $0.from, $0.visit) < ($1.trace, $1.from, $1.visit) }
         var keys: [RowKey] = []
@@ -67,7 +68,12 @@ struct TimelinePanel {
                 let key = RowKey(day: Int64(d), trace: trace)
                 keys.append(key)
                 raw.append(
-                    (key, Piece(row: 0, from: a, to: b, visit: visit, openStart: openStart && a == from, openEnd: openEnd && b == to)))
+                    (
+                        key,
+                        Piece(
+                            row: 0, from: a, to: b, visit: visit, openStart: openStart && a == from,
+                            openEnd: openEnd && b == to)
+                    ))
                 d += 1
                 if from == to { break }
             }

@@ -76,7 +76,8 @@ struct TraceLayer {
 
     mutating func addReject(_ f: SpooledFix, x: Double, y: Double) {
         // One mark per reason and pixel: a million rejects at one place draw as one.
-        let cell = Int64(f.reason) << 48 ^ (Int64(PathGrid.units(x) / 10) & 0xFF_FFFF) << 24
+        let cell =
+            Int64(f.reason) << 48 ^ (Int64(PathGrid.units(x) / 10) & 0xFF_FFFF) << 24
             ^ (Int64(PathGrid.units(y) / 10) & 0xFF_FFFF)
         guard rejectCells.insert(cell).inserted else { return }
         let reason = reasons[Int(f.reason)]

@@ -26,7 +26,8 @@ public struct FixPlotTool: Tool {
                 help: "The picture's height in pixels (default 720); panels take theirs from the map's."),
             OptionSpec("title", value: "TEXT", help: "A title above the map."),
             OptionSpec("only", value: "NAME", help: "Draw the records of trace NAME alone."),
-            OptionSpec("color", value: "BY", help: "trace (default): a colour per trace; time: colour by time, with a key."),
+            OptionSpec(
+                "color", value: "BY", help: "trace (default): a colour per trace; time: colour by time, with a key."),
             OptionSpec("hacc", help: "Draw each fix's accuracy circle (hacc)."),
             OptionSpec("enter", value: "P", help: "The enter threshold drawn on the P(inside) strip (default 0.9)."),
             OptionSpec("exit", value: "P", help: "The exit threshold drawn on the P(inside) strip (default 0.1)."),
@@ -52,10 +53,12 @@ public struct FixPlotTool: Tool {
         o.enter = try parsed.double("enter", default: 0.9, range: 0...1)!
         o.exit = try parsed.double("exit", default: 0.1, range: 0...1)!
         guard o.exit < o.enter else {
-            throw UsageError("--exit \(DecimalNumber.text(o.exit)) must be below --enter \(DecimalNumber.text(o.enter))")
+            throw UsageError(
+                "--exit \(DecimalNumber.text(o.exit)) must be below --enter \(DecimalNumber.text(o.enter))")
         }
         options = o
-        fences = try parsed.string("fences").map { path throws(OptionFileError) in try FenceFile.load(path: path) } ?? []
+        fences =
+            try parsed.string("fences").map { path throws(OptionFileError) in try FenceFile.load(path: path) } ?? []
     }
 
     public mutating func run(inputs: [InputName], context: ToolContext) throws {

@@ -33,7 +33,8 @@ struct SVGDocument {
         let parser = XMLParser(data: bytes)
         parser.delegate = delegate
         guard parser.parse() else {
-            throw TestFailure("SVG is not well formed: \(parser.parserError.map { "\($0)" } ?? "?") at line \(parser.lineNumber)")
+            throw TestFailure(
+                "SVG is not well formed: \(parser.parserError.map { "\($0)" } ?? "?") at line \(parser.lineNumber)")
         }
         elements = delegate.elements
     }
@@ -97,7 +98,9 @@ func pathVertices(_ d: String) throws -> [[(Double, Double)]] {
     var x = 0.0
     var y = 0.0
     func number() throws -> Double {
-        guard i < tokens.count, let v = Double(tokens[i]) else { throw TestFailure("bad path data at token \(i): \(d.prefix(80))") }
+        guard i < tokens.count, let v = Double(tokens[i]) else {
+            throw TestFailure("bad path data at token \(i): \(d.prefix(80))")
+        }
         i += 1
         return v
     }
