@@ -84,7 +84,8 @@ struct FenceEngine {
         if let steady {
             // The steady rule judges from the pooled position when the user stands still: look
             // as far as P can reach from either position, whatever the rule's thresholds.
-            var reach = FenceEngine.searchSigmas * max(fix.sigma, steady.sigma) + 1
+            let sigma = max(fix.sigma, steady.sigma)
+            var reach = max(acting.region(sigma: sigma).margin, FenceEngine.searchSigmas * sigma + 1)
             if let pooled = steady.position { reach += Geodesy.distance(here, pooled) }
             margin = max(margin, reach)
             minRadius = 0
@@ -244,7 +245,7 @@ struct ActingRegion {
             naive = true
             along = nil
             across = 0
-        case .confident, .adaptive:
+        case .confident, .adaptive, .steady:
             naive = false
             let enter = max(settings.enter - 1e-12, settings.enter / 2)
             if enter < 1e-9 {
