@@ -12,6 +12,7 @@ let package = Package(
         .executable(name: "fencerule", targets: ["fencerule"]),
         .executable(name: "fixsim", targets: ["fixsim"]),
         .executable(name: "visits", targets: ["visits"]),
+        .executable(name: "fixstats", targets: ["fixstats"]),
     ],
     targets: [
         // libxml2 behind a module name of our own: `libxml2` clashes with the macOS SDK's module.
@@ -27,9 +28,10 @@ let package = Package(
         .executableTarget(name: "fencerule", dependencies: ["FixKit"]),
         .executableTarget(name: "fixsim", dependencies: ["FixKit"]),
         .executableTarget(name: "visits", dependencies: ["FixKit"]),
+        .executableTarget(name: "fixstats", dependencies: ["FixKit"]),
         .testTarget(
             name: "FixKitTests",
-            dependencies: ["FixKit", "gpx2fix", "fix2gpx", "fixfilter", "fencerule", "fixsim", "visits"],
+            dependencies: ["FixKit", "gpx2fix", "fix2gpx", "fixfilter", "fencerule", "fixsim", "visits", "fixstats"],
             resources: []
         ),
     ]
