@@ -29,6 +29,9 @@ struct GPXDocument {
     private var rootURI: [UInt8]? = nil
     private var sawRoot = false
 
+    /// Which `<trk>` or `<rte>` of the file the points come from, counted from 1 (0 before
+    /// the first): what tells two recordings of one name apart (`TraceNames`).
+    private(set) var recording = 0
     private var trkDepth = 0
     private var trkName: String?
     private var segIndex = -1
@@ -102,6 +105,7 @@ struct GPXDocument {
         }
         if ns == .fixKit, trkDepth != 0 {
             if element == .unsegmented { trkUnsegmented = true }
+            if element == .continued, recording > 1 { recording -= 1 }
             if element == .trace {
                 beginCapture(.name)
                 captureIsContainerName = true
@@ -112,11 +116,13 @@ struct GPXDocument {
         guard ns == .gpx else { return }
         switch element {
         case .trk:
+            recording += 1
             trkDepth = depth
             trkName = nil
             segIndex = -1
             trkUnsegmented = false
         case .rte:
+            recording += 1
             rteDepth = depth
             rteName = nil
         case .trkseg where trkDepth != 0:

@@ -23,10 +23,11 @@ public struct GPXReader {
     public enum PointKind { case track, route, waypoint }
 
     /// Parses `input`, whose first bytes (already read, to detect the format) are `prefix`.
-    /// `onFix` gets each valid point; `problem` each problem with its line.
+    /// `onFix` gets each valid point with the number of its `<trk>` or `<rte>` in the file
+    /// (from 1; 0 for waypoints); `problem` each problem with its line.
     public func read(
         _ input: InputReader, prefix: [UInt8],
-        onFix: (inout Fix, PointKind) throws -> Void,
+        onFix: (inout Fix, PointKind, Int) throws -> Void,
         problem: (Int, String) throws -> Void
     ) throws {
         try withoutActuallyEscaping(onFix) { onFix in
@@ -46,7 +47,7 @@ private final class SAXState {
     /// libxml2 calls back on this thread only, one callback at a time, and the pointer is
     /// freed in deinit, after the parse.
     let document: UnsafeMutablePointer<GPXDocument>
-    let onFix: (inout Fix, GPXReader.PointKind) throws -> Void
+    let onFix: (inout Fix, GPXReader.PointKind, Int) throws -> Void
     let problem: (Int, String) throws -> Void
     var parser: xmlParserCtxtPtr?
     /// A Swift error thrown inside a callback; the parse is stopped and it is rethrown.
@@ -56,7 +57,7 @@ private final class SAXState {
     var terminating = false
 
     init(
-        document: GPXDocument, onFix: @escaping (inout Fix, GPXReader.PointKind) throws -> Void,
+        document: GPXDocument, onFix: @escaping (inout Fix, GPXReader.PointKind, Int) throws -> Void,
         problem: @escaping (Int, String) throws -> Void
     ) {
         self.document = .allocate(capacity: 1)
@@ -114,7 +115,7 @@ private final class SAXState {
                 do {
                     try state.document.pointee.end(line: state.line, problem: state.problem) { fix, kind in
                         let k: GPXReader.PointKind = kind == .trkpt ? .track : kind == .rtept ? .route : .waypoint
-                        try state.onFix(&fix, k)
+                        try state.onFix(&fix, k, k == .waypoint ? 0 : state.document.pointee.recording)
                     }
                 } catch {
                     state.fail(error)

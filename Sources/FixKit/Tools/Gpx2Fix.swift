@@ -47,13 +47,16 @@ public struct Gpx2Fix: Tool {
     }
 
     public mutating func run(inputs: [InputName], context: ToolContext) throws {
+        var names = TraceNames()
         for name in inputs {
             guard let input = try context.open(name) else { continue }
-            try read(input, context: context)
+            names.beginInput(fileName: name.fileName)
+            try read(input, context: context, names: &names)
         }
     }
 
-    func read(_ input: InputReader, context: ToolContext) throws {
+    /// Reads one input; `names` keeps two recordings of the run from sharing a trace.
+    func read(_ input: InputReader, context: ToolContext, names: inout TraceNames) throws {
         let diagnostics = context.diagnostics
         let problem: (Int?, String) throws -> Void = { line, message in
             try diagnostics.problem(input.name, line: line, message)
@@ -82,6 +85,7 @@ public struct Gpx2Fix: Tool {
             try reader.read(
                 input, head: head,
                 emit: { fix in
+                    fix.trace = names.trace(for: fix.trace, recording: 0)
                     FixEncoder.encode(fix, into: &output.buffer)
                     try output.didAppend()
                 },
@@ -111,11 +115,14 @@ public struct Gpx2Fix: Tool {
         let reader = GPXReader(fileName: input.name.fileName, uere: uere)
         try reader.read(
             input, prefix: head,
-            onFix: { fix, kind in
+            onFix: { fix, kind, recording in
                 if kind == .waypoint && !waypoints {
+                    // Held back, and named when written: only if the file has no tracks.
+                    fix.trace = names.peekTrace(for: fix.trace, recording: recording)
                     if !sawTrackOrRoute { try spool.append(fix) }
                     return
                 }
+                fix.trace = names.trace(for: fix.trace, recording: recording)
                 if kind != .waypoint && !sawTrackOrRoute {
                     sawTrackOrRoute = true
                     spool.discard()
@@ -124,7 +131,10 @@ public struct Gpx2Fix: Tool {
                 try output.didAppend()
             },
             problem: { line, message in try problem(line, message) })
-        if !sawTrackOrRoute { try spool.drain(to: output) }
+        if !sawTrackOrRoute {
+            _ = names.trace(for: input.name.fileName, recording: 0)  // the waypoints' name, as peeked
+            try spool.drain(to: output)
+        }
     }
 
     /// The first byte after a UTF-8 BOM and white space, or nil if there is none yet.
