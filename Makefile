@@ -21,7 +21,7 @@ MANDOC   ?= mandoc
 INSTALL  ?= install
 
 TOOLS    = gpx2fix fix2gpx fixfilter fencerule fixsim visits fixstats
-MAN1     = man/gpx2fix.1 man/fix2gpx.1 man/fixfilter.1 man/fencerule.1 man/fixsim.1 man/visits.1 man/fixstats.1
+MAN1     = man/gpx2fix.1 man/fix2gpx.1 man/fixfilter.1 man/fencerule.1 man/fixsim.1 man/visits.1
 MAN5     = man/fix.5
 
 .PHONY: all build test install uninstall lint-man clean
