@@ -20,8 +20,8 @@ SWIFT    ?= swift
 MANDOC   ?= mandoc
 INSTALL  ?= install
 
-TOOLS    = gpx2fix fix2gpx fixfilter fencerule fixsim visits fixplot
-MAN1     = man/gpx2fix.1 man/fix2gpx.1 man/fixfilter.1 man/fencerule.1 man/fixsim.1 man/visits.1 man/fixplot.1
+TOOLS    = gpx2fix fix2gpx fixfilter fencerule fixsim visits fixplot fixstats
+MAN1     = man/gpx2fix.1 man/fix2gpx.1 man/fixfilter.1 man/fencerule.1 man/fixsim.1 man/visits.1 man/fixplot.1 man/fixstats.1
 MAN5     = man/fix.5
 
 .PHONY: all build test install uninstall lint-man clean
@@ -56,7 +56,7 @@ uninstall:
 # anything else fails the target.
 lint-man:
 	@out=$$($(MANDOC) -Tlint $(MAN1) $(MAN5) 2>&1 | \
-	    grep -v -E 'referenced manual not found: Xr (gpx2fix 1|fix2gpx 1|fixfilter 1|fencerule 1|fixsim 1|visits 1|fixplot 1|fix 5)'); \
+	    grep -v -E 'referenced manual not found: Xr (gpx2fix 1|fix2gpx 1|fixfilter 1|fencerule 1|fixsim 1|visits 1|fixplot 1|fixstats 1|fix 5)'); \
 	if [ -n "$$out" ]; then echo "$$out"; exit 1; fi; \
 	echo "man pages: clean under mandoc -Tlint"
 

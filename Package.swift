@@ -13,6 +13,7 @@ let package = Package(
         .executable(name: "fixsim", targets: ["fixsim"]),
         .executable(name: "visits", targets: ["visits"]),
         .executable(name: "fixplot", targets: ["fixplot"]),
+        .executable(name: "fixstats", targets: ["fixstats"]),
     ],
     targets: [
         // libxml2 behind a module name of our own: `libxml2` clashes with the macOS SDK's module.
@@ -35,9 +36,10 @@ let package = Package(
         .executableTarget(name: "fixsim", dependencies: ["FixKit"]),
         .executableTarget(name: "visits", dependencies: ["FixKit"]),
         .executableTarget(name: "fixplot", dependencies: ["FixKit"]),
+        .executableTarget(name: "fixstats", dependencies: ["FixKit"]),
         .testTarget(
             name: "FixKitTests",
-            dependencies: ["FixKit", "gpx2fix", "fix2gpx", "fixfilter", "fencerule", "fixsim", "visits", "fixplot"],
+            dependencies: ["FixKit", "gpx2fix", "fix2gpx", "fixfilter", "fencerule", "fixsim", "visits", "fixplot", "fixstats"],
             resources: []
         ),
     ]

@@ -17,7 +17,8 @@ struct GeoJSONRoundTripTests {
         #expect(geojson.stderr.isEmpty)
         let back = try Tools.run("gpx2fix", [], stdin: geojson.stdout)
         #expect(back.status == 0, "\(back.stderr.prefix(500))")
-        let expected = String(decoding: fixes, as: UTF8.self).split(separator: "\n")
+        // Grouped by trace, as fix2gpx writes each trace's features together.
+        let expected = RoundTripTests.groupedByTrace(String(decoding: fixes, as: UTF8.self).split(separator: "\n"))
         let got = back.out.split(separator: "\n")
         #expect(got.count == expected.count)
         for (a, b) in zip(expected, got) where a != b {
@@ -51,12 +52,15 @@ struct GeoJSONRoundTripTests {
         let lines = (0..<6).map { i in #"{"time":"2026-01-01T00:00:0\#(i)Z","lat":1,"lon":\#(i),"trace":"\#(i % 2 == 0 ? "a" : "b")"}"# }
         let input = lines.joined(separator: "\n") + "\n"
         let geojson = try Tools.run("fix2gpx", ["--geojson"], stdin: Data(input.utf8))
-        #expect(geojson.out.components(separatedBy: #""type":"Point""#).count - 1 == 6)
+        // One LineString per trace, as SPEC says: the traces' fixes are gathered, in the order
+        // the traces first appear.
+        #expect(geojson.out.components(separatedBy: #""type":"LineString""#).count - 1 == 2)
         #expect(
             geojson.out.split(separator: "\n")[1]
-                == #"{"type":"Feature","geometry":{"type":"Point","coordinates":[0,1]},"properties":{"trace":"a","time":"2026-01-01T00:00:00Z"}},"#)
+                == #"{"type":"Feature","geometry":{"type":"LineString","coordinates":[[0,1],[2,1],[4,1]]},"properties":{"trace":"a","coordTimes":["2026-01-01T00:00:00Z","2026-01-01T00:00:02Z","2026-01-01T00:00:04Z"]}},"#)
         let back = try Tools.run("gpx2fix", [], stdin: geojson.stdout)
-        #expect(back.out == input)
+        let grouped = [0, 2, 4, 1, 3, 5].map { lines[$0] }.joined(separator: "\n") + "\n"
+        #expect(back.out == grouped)
     }
 
     @Test func emptyInputIsAnEmptyCollection() throws {

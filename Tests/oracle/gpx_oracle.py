@@ -20,6 +20,12 @@ Rules, as read here (the comments at each step say which rule they implement):
   --waypoints (then in document order with the others).
 * trace: the trk's / rte's direct child <name>, trimmed, when non-empty and seen before
   the point; else the file's base name.  Waypoints: the file's base name.
+* Two recordings never share a trace (SPEC): each <trk> and <rte> is a recording, and the
+  waypoints one more.  The first to use a name keeps it; a later one is called
+  "NAME (FILE)", then "NAME (FILE, 2)", "(FILE, 3)", ...; a name that is the file's name
+  already gets "NAME (2)", "NAME (3)", ...  Only points written take a name.  (fix2gpx's
+  <fixkit:continued/>, which joins a track to the one before, never occurs in foreign
+  files and is not read.)
 * seg: for trkpt only, the index of its <trkseg> among the <trkseg> children of its <trk>,
   from 0, empty segments included.
 * Direct GPX children of a point: ele, time, hdop, vdop, pdop, sat, name, speed, course,
@@ -264,6 +270,7 @@ class Reader(xml.sax.handler.ContentHandler):
         super().__init__()
         self.path = path
         self.base = os.path.basename(path)
+        self.recordings = 0
         self.report = report
         self.gpx_namespaces = set(GPX_NAMESPACES)
         self.stack = []  # Frames
@@ -306,6 +313,8 @@ class Reader(xml.sax.handler.ContentHandler):
             return
         if local in ("trk", "rte"):
             self.containers.append(Container(depth))
+            self.recordings += 1
+            self.containers[-1].number = self.recordings
         elif local == "trkseg":
             trk = self.innermost("trk")
             if trk is not None and parent is not None and parent.gpx and parent.local == "trk" \
@@ -383,9 +392,11 @@ class Reader(xml.sax.handler.ContentHandler):
         # trace and seg.
         if kind == "wpt":
             point.fix["trace"] = self.base
+            point.recording = 0
         else:
             c = self.innermost("trk" if kind == "trkpt" else "rte")
             point.fix["trace"] = c.name if c.name else self.base
+            point.recording = c.number
             if kind == "trkpt":
                 seg = self.enclosing_segment()
                 if seg is not None:
@@ -477,6 +488,22 @@ class Reader(xml.sax.handler.ContentHandler):
         """Writes the points that are output, and reports their problems."""
         take_waypoints = waypoints or not self.seen_track_or_route_point
         ok = True
+        used, given = set(), {}
+
+        def free(name):
+            if name not in used:
+                return name
+            if name != self.base:
+                if "%s (%s)" % (name, self.base) not in used:
+                    return "%s (%s)" % (name, self.base)
+                stem = "%s (%s, " % (name, self.base)
+            else:
+                stem = "%s (" % name
+            k = 2
+            while "%s%d)" % (stem, k) in used:
+                k += 1
+            return "%s%d)" % (stem, k)
+
         for p in self.points:
             if p.kind == "wpt" and not take_waypoints:
                 continue
@@ -484,6 +511,11 @@ class Reader(xml.sax.handler.ContentHandler):
                 self.report(line, message)
                 ok = False
             if p.valid:
+                key = (p.recording, p.fix["trace"])
+                if key not in given:
+                    given[key] = free(p.fix["trace"])
+                    used.add(given[key])
+                p.fix["trace"] = given[key]
                 out.write(fix_line(p.fix) + "\n")
         return ok
 

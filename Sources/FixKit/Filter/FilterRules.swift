@@ -44,6 +44,11 @@ public enum Verdict: Equatable, Sendable {
 public struct TraceFilterState: Sendable {
     public var clock: Timestamp?
     public var lastPassed: Geodesy.Point?
+    /// Consecutive fixes rejected as `age`, and where the run began (for fixfilter's one
+    /// warning per trace that its time went back).
+    public var ageRun = 0
+    public var ageRunStart: (line: Int, input: InputName, time: Timestamp?)?
+    public var saidBackInTime = false
 
     public init() {}
 }

@@ -26,6 +26,9 @@ struct GPXDocument: XMLVocabulary {
     private var rootURI: [UInt8]? = nil
     private var sawRoot = false
 
+    /// Which `<trk>` or `<rte>` of the file the points come from, counted from 1 (0 before
+    /// the first): what tells two recordings of one name apart (`TraceNames`).
+    private(set) var recording = 0
     private var trkDepth = 0
     private var trkName: String?
     private var segIndex = -1
@@ -98,6 +101,7 @@ struct GPXDocument: XMLVocabulary {
         }
         if ns == .fixKit, trkDepth != 0 {
             if element == .unsegmented { trkUnsegmented = true }
+            if element == .continued, recording > 1 { recording -= 1 }
             if element == .trace {
                 beginCapture(.name)
                 captureIsContainerName = true
@@ -108,11 +112,13 @@ struct GPXDocument: XMLVocabulary {
         guard ns == .gpx else { return }
         switch element {
         case .trk:
+            recording += 1
             trkDepth = depth
             trkName = nil
             segIndex = -1
             trkUnsegmented = false
         case .rte:
+            recording += 1
             rteDepth = depth
             rteName = nil
         case .trkseg where trkDepth != 0:
@@ -139,7 +145,8 @@ struct GPXDocument: XMLVocabulary {
             extensionsDepth = 0
             if pointValid {
                 if fix.hacc == nil, let uere, let hdop = fix.hdop { fix.hacc = hdop * uere }
-                try sink.emit(&fix, kind: pointKind == .trkpt ? .track : pointKind == .rtept ? .route : .waypoint)
+                try sink.emit(
+                &fix, kind: pointKind == .trkpt ? .track : pointKind == .rtept ? .route : .waypoint, recording: recording)
             }
             return
         }

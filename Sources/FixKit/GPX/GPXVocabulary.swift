@@ -27,6 +27,9 @@ enum GPXName: Equatable {
     case json
     /// fix2gpx's mark on a `<trk>` whose fixes had no `seg`.
     case unsegmented
+    /// fix2gpx's mark on a `<trk>` that goes on with the trace of the one before it (its `seg`
+    /// went back): the same recording, not a second one of the same name.
+    case continued
     /// fix2gpx's longitude of 180, which GPX's `lon` attribute cannot hold.
     case lon
     /// fix2gpx's exact track name, when white space at its ends would be trimmed from `<name>`.
@@ -70,6 +73,7 @@ enum GPXName: Equatable {
             if eq("course") { return .course }
             if eq("cacc") { return .cacc }
             if eq("cog") { return .cog }
+            if eq("continued") { return .continued }
         case UInt8(ascii: "a"):
             if eq("accuracy_horizontal") { return .hacc }
             if eq("accuracy_vertical") { return .vacc }

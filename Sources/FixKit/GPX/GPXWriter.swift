@@ -20,6 +20,7 @@ public struct GPXWriter {
     private var inTrack = false
     private var trace: String?
     private var seg: Int?
+    private var wroteTrack = false
 
     public init(mode: Mode) {
         self.mode = mode
@@ -61,6 +62,9 @@ public struct GPXWriter {
             return
         }
         if !inTrack || fix.trace != trace || (seg != nil && fix.seg != nil && fix.seg! < seg!) || (seg == nil) != (fix.seg == nil) {
+            // The same trace again, in a track of its own because its seg went back: marked, so
+            // that gpx2fix keeps one trace for both and does not take them for two recordings.
+            let continued = wroteTrack && fix.trace == trace
             if inTrack { closeTrack(&out) }
             out.append(contentsOf: "  <trk>\n".utf8)
             if let t = fix.trace {
@@ -69,9 +73,10 @@ public struct GPXWriter {
                 out.append(contentsOf: "</name>\n".utf8)
             }
             let exactTrace = fix.trace.map(XMLText.hasEdgeSpace) ?? false
-            if fix.seg == nil || exactTrace {
+            if fix.seg == nil || exactTrace || continued {
                 out.append(contentsOf: "    <extensions>".utf8)
                 if fix.seg == nil { out.append(contentsOf: "<fixkit:unsegmented/>".utf8) }
+                if continued { out.append(contentsOf: "<fixkit:continued/>".utf8) }
                 if exactTrace {
                     out.append(contentsOf: "<fixkit:trace>".utf8)
                     XMLText.escape(fix.trace!, into: &out, attribute: false)
@@ -80,6 +85,7 @@ public struct GPXWriter {
                 out.append(contentsOf: "</extensions>\n".utf8)
             }
             inTrack = true
+            wroteTrack = true
             trace = fix.trace
             // Empty segments before the first one keep the numbering.
             for _ in 0..<(fix.seg ?? 0) { out.append(contentsOf: "    <trkseg></trkseg>\n".utf8) }
@@ -92,6 +98,11 @@ public struct GPXWriter {
             seg = s
         }
         point("trkpt", fix, indent: "      ", into: &out)
+    }
+
+    /// Closes the track being written, if any: the end of one trace's part of a file.
+    public mutating func finishTrack(into out: inout [UInt8]) {
+        if inTrack { closeTrack(&out) }
     }
 
     private mutating func closeTrack(_ out: inout [UInt8]) {

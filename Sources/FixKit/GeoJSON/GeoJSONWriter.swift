@@ -11,6 +11,9 @@
 /// The collection's `"generator": "fix2gpx (FixKit) VERSION"` tells gpx2fix to read it back
 /// exactly, so that `gpx2fix | fix2gpx --geojson | gpx2fix` loses nothing.
 ///
+/// Unknown members keep their order: a fix whose members would come back in another order
+/// starts a new feature (see `keepsOrder`).
+///
 /// A feature is held until its run ends, so memory is bounded by ending a feature after
 /// `maxFixes` fixes or `maxBytes` bytes; the next feature carries on with the same trace and
 /// seg, and gpx2fix reads the two as one segment. Fixes of interleaved traces make a feature
@@ -34,7 +37,12 @@ public struct GeoJSONWriter {
     private var columnIndex: [String: Int] = [:]
     private var held = 0
 
-    public init() {}
+    /// `continuing`: features were written before this writer's (another trace's, in the same
+    /// collection), so its first one starts with a comma.
+    public init(continuing: Bool = false) { wroteFeature = continuing }
+
+    /// Writes the feature held, leaving the collection open: the trace is over.
+    public mutating func finishFeature(into out: inout [UInt8]) { flush(into: &out) }
 
     public mutating func begin(into out: inout [UInt8]) {
         out.append(contentsOf: #"{"type":"FeatureCollection","generator":"fix2gpx (FixKit) \#(fixKitVersion)","features":["#.utf8)
@@ -46,7 +54,10 @@ public struct GeoJSONWriter {
     }
 
     public mutating func write(_ fix: Fix, into out: inout [UInt8]) {
-        if inFeature && (fix.trace != trace || fix.seg != seg || count >= GeoJSONWriter.maxFixes || held >= GeoJSONWriter.maxBytes) {
+        if inFeature
+            && (fix.trace != trace || fix.seg != seg || count >= GeoJSONWriter.maxFixes || held >= GeoJSONWriter.maxBytes
+                || !keepsOrder(fix.extra))
+        {
             flush(into: &out)
         }
         if !inFeature {
@@ -125,6 +136,29 @@ public struct GeoJSONWriter {
             held += 5
         }
         count += 1
+    }
+
+    /// Whether the feature's columns can hold these unknown members in their order: gpx2fix
+    /// reads them back in column order, so a fix whose members come in another order than the
+    /// columns (or a new member before one already a column) starts a feature of its own.
+    private func keepsOrder(_ extra: [UInt8]) -> Bool {
+        guard !extra.isEmpty else { return true }
+        var members: [(String, [UInt8])] = []
+        GeoJSONWriter.members(of: extra, into: &members)
+        var last = -1
+        var added = 0
+        for (name, _) in members {
+            let position: Int
+            if let k = columnIndex[name] {
+                position = k
+            } else {
+                position = columns.count + added
+                added += 1
+            }
+            if position <= last { return false }
+            last = position
+        }
+        return true
     }
 
     /// Writes the feature held, if any.

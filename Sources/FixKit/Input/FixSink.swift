@@ -1,6 +1,6 @@
 /// Where readers put what they read: it writes each fix as a record, applies gpx2fix's
-/// waypoint rule and `--trace-name`, and turns a reader's problems into messages with the
-/// input's name.
+/// waypoint rule and `--trace-name`, keeps two recordings from sharing a trace
+/// (`TraceNames`), and turns a reader's problems into messages with the input's name.
 ///
 /// One sink serves a whole run; `begin` and `end` bracket each input.
 public final class FixSink {
@@ -15,6 +15,9 @@ public final class FixSink {
     private var spool = WaypointSpool()
     private var sawTrackOrRoute = false
     private var notes: [String] = []
+    private var names = TraceNames()
+    /// The trace the format gave the first waypoint held back, named when written.
+    private var heldName: String??
 
     init(output: OutputSink, diagnostics: Diagnostics, waypoints: Bool, traceName: String?) {
         self.output = output
@@ -23,8 +26,11 @@ public final class FixSink {
         self.traceName = traceName
     }
 
-    func begin(_ name: InputName) {
+    /// Starts an input; `fileName` is the name its traces are told apart by (without `.gz`).
+    func begin(_ name: InputName, fileName: String?) {
         input = name
+        names.beginInput(fileName: fileName)
+        heldName = nil
         spool = WaypointSpool()
         sawTrackOrRoute = false
         notes = []
@@ -33,7 +39,11 @@ public final class FixSink {
     /// Writes what the input's waypoint rule held back, then the notes, after the fixes they
     /// speak of.
     func end() throws {
-        if !sawTrackOrRoute { try spool.drain(to: output) }
+        if !sawTrackOrRoute {
+            // The held waypoints' name is taken now that they are written, as peeked.
+            if traceName == nil, let held = heldName { _ = names.trace(for: held, recording: 0) }
+            try spool.drain(to: output)
+        }
         spool.discard()
         try output.flush()
         for note in notes { diagnostics.note(note) }
@@ -47,10 +57,21 @@ public final class FixSink {
     }
 
     /// Takes one fix. Waypoints are held until the input turns out to have no track or route
-    /// points (GPX puts `<wpt>` first), unless `--waypoints`.
+    /// points (GPX puts `<wpt>` first), unless `--waypoints`. `recording` tells the input's
+    /// recordings apart (a GPX file's `<trk>` or `<rte>`, from 1; 0 for waypoints and for
+    /// formats with one recording per input): see `TraceNames`.
     @inline(__always)
-    public func emit(_ fix: inout Fix, kind: PointKind = .track) throws {
-        if let traceName { fix.trace = traceName }
+    public func emit(_ fix: inout Fix, kind: PointKind = .track, recording: Int = 0) throws {
+        if let traceName {
+            fix.trace = traceName
+        } else if kind == .waypoint && !waypoints {
+            if !sawTrackOrRoute {
+                if heldName == nil { heldName = .some(fix.trace) }
+                fix.trace = names.peekTrace(for: fix.trace, recording: 0)
+            }
+        } else {
+            fix.trace = names.trace(for: fix.trace, recording: kind == .waypoint ? 0 : recording)
+        }
         if kind == .waypoint && !waypoints {
             if !sawTrackOrRoute { try spool.append(fix) }
             return

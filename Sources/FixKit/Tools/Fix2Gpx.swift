@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// fix2gpx: fixes in, GPX out: what gpx2fix reads, or an Xcode location-simulation file.
 public struct Fix2Gpx: Tool {
     public static let description = ToolDescription(
@@ -28,6 +34,12 @@ public struct Fix2Gpx: Tool {
             OptionSpec(
                 "pace", value: "V",
                 help: "Give fixes without time a time at V metres per second from the last known time (or --start)."),
+            OptionSpec("only", value: "NAME", help: "Keep the fixes of trace NAME alone."),
+            OptionSpec(
+                "split", value: "DIR",
+                help:
+                    "Write one file per trace into DIR (made if missing), named from the trace; list the files written on standard output."
+            ),
             OptionSpec(
                 "start", value: "TIME",
                 help:
@@ -35,14 +47,16 @@ public struct Fix2Gpx: Tool {
             ),
         ])
 
-    let writer: GPXWriter
+    let mode: GPXWriter.Mode
     /// `--geojson`.
     let geojson: Bool
     let pace: Double?
     let start: Timestamp
+    let only: String?
+    let split: String?
 
     public init(options: ParsedOptions) throws {
-        writer = GPXWriter(mode: options.has("xcode") ? .xcode : .track)
+        mode = options.has("xcode") ? .xcode : .track
         geojson = options.has("geojson")
         if geojson && options.has("xcode") {
             throw UsageError("--geojson and --xcode each choose what is written: give one")
@@ -52,17 +66,61 @@ public struct Fix2Gpx: Tool {
         if options.string("start") != nil && pace == nil {
             throw UsageError("--start is used with --pace, which gives fixes without time their times")
         }
+        only = options.string("only")
+        split = options.string("split")
+        if let dir = split {
+            guard !dir.isEmpty else { throw UsageError("--split needs a directory") }
+            var st = stat()
+            if stat(dir, &st) == 0 {
+                guard (st.st_mode & S_IFMT) == S_IFDIR else {
+                    throw OptionFileError("--split \(dir) is not a directory")
+                }
+            } else if mkdir(dir, 0o777) != 0 {
+                throw OptionFileError("cannot make the --split directory \(dir): \(String(cString: strerror(errno)))")
+            }
+        }
+    }
+
+    /// One trace's part of the output: its writer's state and what the spool holds for it.
+    struct Part {
+        var trace: String?
+        var writer: TraceDocument
+        var spooled: Int
+        var fixes = 0
     }
 
     public mutating func run(inputs: [InputName], context: ToolContext) throws {
-        if geojson { return try runGeoJSON(inputs: inputs, context: context) }
         let output = context.output
-        var writer = self.writer
         var timing = PaceClock(pace: pace, start: start)
-        writer.begin(into: &output.buffer)
-        // Whatever stops the run (--strict), the document written so far is closed.
-        defer { writer.end(into: &output.buffer) }
+        var spool = TraceSpool()
+        defer { spool.close() }
+        var parts: [Part] = []
+        // Without --split the first trace goes straight to standard output; the others wait in
+        // the spool and follow it, each in one <trk>. Under --xcode only the first is written.
+        var document = TraceDocument(geojson: geojson, mode: mode)
+        if split == nil { document.begin(into: &output.buffer) }
+
+        // Whatever stops the run (--strict), what was read is written and the documents closed.
+        do {
+            try read(inputs, context: context, parts: &parts, spool: &spool, timing: &timing)
+        } catch let stop as StrictStop {
+            try finish(&parts, spool: &spool, context: context)
+            throw stop
+        }
+        try finish(&parts, spool: &spool, context: context)
+    }
+
+    private func read(_ inputs: [InputName], context: ToolContext, parts: inout [Part], spool: inout TraceSpool, timing: inout PaceClock) throws {
+        let output = context.output
+        var index: [String?: Int] = [:]
+        var currentTrace: String?
+        var current = -1
+        let mode = self.mode
+        let geojson = self.geojson
+        let only = self.only
+        let split = self.split
         try context.forEachFix(inputs) { fix, _, name, number in
+            if let only, fix.trace != only { return }
             var fix = fix
             guard timing.fill(&fix) else {
                 try context.diagnostics.problem(
@@ -71,33 +129,151 @@ public struct Fix2Gpx: Tool {
                 )
                 return
             }
-            if writer.mode == .xcode, fix.time == nil {
+            if mode == .xcode, fix.time == nil {
                 try context.diagnostics.problem(
                     name, line: number,
                     "this fix has no time, which an Xcode simulation file needs for every point: give --pace V (metres per second) to make times; fix skipped"
                 )
                 return
             }
-            writer.write(fix, into: &output.buffer)
-            try output.didAppend()
+            if current < 0 || fix.trace != currentTrace {
+                if let k = index[fix.trace] {
+                    current = k
+                } else {
+                    let k = parts.count
+                    // A later trace's features follow the first trace's in the same collection.
+                    var writer = TraceDocument(geojson: geojson, mode: mode, continuing: split == nil && k > 0)
+                    let spooled = split == nil && k == 0 ? -1 : spool.add()
+                    if split != nil { try spool.append(spooled) { writer.begin(into: &$0) } }
+                    parts.append(Part(trace: fix.trace, writer: writer, spooled: spooled))
+                    index[fix.trace] = k
+                    current = k
+                }
+                currentTrace = fix.trace
+            }
+            parts[current].fixes += 1
+            if parts[current].spooled < 0 {
+                parts[current].writer.write(fix, into: &output.buffer)
+                try output.didAppend()
+            } else if mode == .track || split != nil {
+                try spool.append(parts[current].spooled) { parts[current].writer.write(fix, into: &$0) }
+            }
+        }
+    }
+
+    private func finish(_ parts: inout [Part], spool: inout TraceSpool, context: ToolContext) throws {
+        let output = context.output
+        if let dir = split {
+            try writeSplit(&parts, spool: &spool, into: dir, output: output)
+            return
+        }
+        if !parts.isEmpty { parts[0].writer.finishTrack(into: &output.buffer) }
+        if mode == .xcode, parts.count > 1 {
+            try output.flush()
+            let shown = parts.prefix(10).enumerated().map { k, p in
+                "\(p.trace.map { "\"\($0)\"" } ?? "(no trace)") (\(p.fixes) \(p.fixes == 1 ? "fix" : "fixes")\(k == 0 ? ", written" : ""))"
+            }
+            let more = parts.count > 10 ? " and \(parts.count - 10) more" : ""
+            output.buffer.append(contentsOf: "</gpx>\n".utf8)
+            try context.diagnostics.problem(
+                nil, line: nil,
+                "the input has \(parts.count) traces, and an Xcode simulation file plays one: \(shown.joined(separator: ", "))\(more); only the first was written: pick one with --only NAME, or write a file each with --split DIR"
+            )
+            return
+        }
+        for k in parts.indices.dropFirst() {
+            try spool.drain(parts[k].spooled, to: output)
+            var tail: [UInt8] = []
+            parts[k].writer.finishTrack(into: &tail)
+            try output.write(tail)
+        }
+        TraceDocument.close(geojson: geojson, empty: parts.isEmpty, into: &output.buffer)
+    }
+
+    /// `--split DIR`: each trace's document from the spool into a file of its own, named by
+    /// `SplitFileNames`; the paths written are listed on standard output.
+    private func writeSplit(_ parts: inout [Part], spool: inout TraceSpool, into dir: String, output: OutputSink) throws {
+        var names = SplitFileNames(fileExtension: geojson ? "geojson" : "gpx")
+        for k in parts.indices {
+            let path = (dir.hasSuffix("/") ? dir : dir + "/") + names.name(for: parts[k].trace)
+            let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+            guard fd >= 0 else { throw ToolFailure("cannot write \(path): \(String(cString: strerror(errno)))") }
+            let file = OutputSink(fd: fd)
+            defer { close(fd) }
+            do {
+                try spool.drain(parts[k].spooled, to: file)
+                var tail: [UInt8] = []
+                parts[k].writer.end(into: &tail)
+                try file.write(tail)
+                try file.flush()
+            } catch let error as OutputError {
+                throw ToolFailure("writing \(path) failed: \(error.message)")
+            }
+            try output.write(path + "\n")
         }
     }
 }
 
-extension Fix2Gpx {
-    /// `--geojson`: see `GeoJSONWriter`.
-    func runGeoJSON(inputs: [InputName], context: ToolContext) throws {
-        let output = context.output
-        var writer = GeoJSONWriter()
-        var timing = PaceClock(pace: pace, start: start)
-        writer.begin(into: &output.buffer)
-        defer { writer.end(into: &output.buffer) }
-        try context.forEachFix(inputs) { fix, _, _, _ in
-            var fix = fix
-            timing.fill(&fix)
-            writer.write(fix, into: &output.buffer)
-            try output.didAppend()
+/// One trace's document: GPX (a track file or Xcode's) or GeoJSON, so that one spool and one
+/// ordering serve both.
+enum TraceDocument {
+    case gpx(GPXWriter)
+    case geojson(GeoJSONWriter)
+
+    /// `continuing`: the features follow others in the same collection.
+    init(geojson: Bool, mode: GPXWriter.Mode, continuing: Bool = false) {
+        self = geojson ? .geojson(GeoJSONWriter(continuing: continuing)) : .gpx(GPXWriter(mode: mode))
+    }
+
+    mutating func begin(into out: inout [UInt8]) {
+        switch self {
+        case .gpx(var w):
+            w.begin(into: &out)
+            self = .gpx(w)
+        case .geojson(var w):
+            w.begin(into: &out)
+            self = .geojson(w)
         }
+    }
+
+    mutating func write(_ fix: Fix, into out: inout [UInt8]) {
+        switch self {
+        case .gpx(var w):
+            w.write(fix, into: &out)
+            self = .gpx(w)
+        case .geojson(var w):
+            w.write(fix, into: &out)
+            self = .geojson(w)
+        }
+    }
+
+    /// Ends the trace's last track (GPX) or feature (GeoJSON), leaving the document open.
+    mutating func finishTrack(into out: inout [UInt8]) {
+        switch self {
+        case .gpx(var w):
+            w.finishTrack(into: &out)
+            self = .gpx(w)
+        case .geojson(var w):
+            w.finishFeature(into: &out)
+            self = .geojson(w)
+        }
+    }
+
+    /// Ends the document.
+    mutating func end(into out: inout [UInt8]) {
+        switch self {
+        case .gpx(var w):
+            w.end(into: &out)
+            self = .gpx(w)
+        case .geojson(var w):
+            w.end(into: &out)
+            self = .geojson(w)
+        }
+    }
+
+    /// Closes a document whose traces were each finished with `finishTrack`.
+    static func close(geojson: Bool, empty: Bool, into out: inout [UInt8]) {
+        out.append(contentsOf: (geojson ? (empty ? "]}\n" : "\n]}\n") : "</gpx>\n").utf8)
     }
 }
 

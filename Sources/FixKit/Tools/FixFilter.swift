@@ -122,7 +122,29 @@ public struct FixFilter: Tool {
             }
             return ToolFailure("writing --rejects \(rejectsPath ?? "") failed: \(reason)")
         }
-        try context.forEachFix(inputs) { fix, line, course, _, _ in
+        let diagnostics = context.diagnostics
+        let maxAge = rules.maxAge
+        // A trace whose time jumps back by more than --max-age loses every fix until its time
+        // catches up: said once per trace, at the second fix of such a run, since two
+        // recordings given one trace name look like that.
+        func watchAge(_ verdict: Verdict, _ fix: Fix, _ state: inout TraceFilterState, _ name: InputName, _ number: Int) {
+            guard rules.now == nil, let maxAge else { return }
+            guard case .reject(.age) = verdict else {
+                state.ageRun = 0
+                return
+            }
+            state.ageRun += 1
+            if state.ageRun == 1 { state.ageRunStart = (number, name, fix.time) }
+            guard state.ageRun == 2, !state.saidBackInTime, let start = state.ageRunStart, let clock = state.clock else { return }
+            state.saidBackInTime = true
+            let trace = fix.trace.map { "trace \"\($0)\"" } ?? "the fixes without trace"
+            let to = start.time.map { " to \($0.rfc3339)" } ?? ""
+            try? output.flush()
+            diagnostics.note(
+                "\(start.input.path):\(start.line): \(trace) goes back in time from \(clock.rfc3339)\(to), more than --max-age (\(DecimalNumber.text(maxAge)) s): its fixes are rejected as age until they are newer than that (two recordings with one trace name?); said once per trace"
+            )
+        }
+        try context.forEachFix(inputs) { fix, line, course, name, number in
             read += 1
             let verdict: Verdict
             if let trace = fix.trace {
@@ -135,8 +157,10 @@ public struct FixFilter: Tool {
                     currentTrace = trace
                 }
                 verdict = rules.judge(fix, state: &current)
+                watchAge(verdict, fix, &current, name, number)
             } else {
                 verdict = rules.judge(fix, state: &untraced)
+                watchAge(verdict, fix, &untraced, name, number)
             }
             switch verdict {
             case .pass(let strip):

@@ -97,7 +97,7 @@ public struct Gpx2Fix: Tool {
 
     /// Reads one input: recognises its format, then hands it to that format's reader.
     func read(_ input: InputReader, into sink: FixSink, context: ToolContext) throws {
-        sink.begin(input.name)
+        sink.begin(input.name, fileName: input.traceFileName)
         do {
             switch try InputFormats.open(input, forced: format) {
             case .empty(let whiteSpace):

@@ -1,0 +1,94 @@
+/// fixstats: one summary record per trace (distance, times, climb, top speed, box).
+public struct FixStatsTool: Tool {
+    public static let description = ToolDescription(
+        name: "fixstats",
+        summary: "Write one summary record per trace: distance, duration, moving time, ascent, descent, top speed, box.",
+        details: """
+            distance sums the WGS 84 distances between consecutive fixes of a trace with the
+            same seg. duration is the latest time minus the earliest. moving_time sums the
+            intervals between consecutive fixes of a segment that last at most --max-gap and
+            whose distance over time is at least --moving-speed. ascent and descent are the
+            swings of alt between alternating extrema at least --climb-threshold apart (a
+            swing starts at the lowest or highest point before it: 100, 98, 110 climbs 12).
+            max_speed is the largest reported speed. A figure whose inputs are absent is
+            absent. Records are written at the end, in the order the traces first appear.
+
+            Examples:
+              gpx2fix rides/*.gpx | fixfilter | fixstats --total
+              fixstats --only "Morning Ride" --climb-threshold 3 rides.ndjson
+            """,
+        options: [
+            OptionSpec(
+                "max-gap", value: "S",
+                help: "The longest interval between fixes that counts as moving, seconds (default 60, or off)."),
+            OptionSpec(
+                "moving-speed", value: "V",
+                help: "The slowest distance over time between fixes that counts as moving, m/s (default 0.5)."),
+            OptionSpec(
+                "climb-threshold", value: "M",
+                help: "Ignore reversals of altitude smaller than M metres in ascent and descent (default 5)."),
+            OptionSpec("total", help: "Write one more record, \"trace\":null, over all traces."),
+            OptionSpec("only", value: "NAME", help: "Keep the fixes of trace NAME alone."),
+        ])
+
+    let settings: StatsSettings
+    let total: Bool
+    let only: String?
+
+    public init(options: ParsedOptions) throws {
+        var s = StatsSettings()
+        s.maxGap = try options.double("max-gap", default: s.maxGap, range: 0...1e12, allowOff: true)
+        s.movingSpeed = try options.double("moving-speed", default: s.movingSpeed, range: 0...1e9) ?? s.movingSpeed
+        s.climbThreshold =
+            try options.double("climb-threshold", default: s.climbThreshold, range: 0...1e6) ?? s.climbThreshold
+        settings = s
+        total = options.has("total")
+        only = options.string("only")
+    }
+
+    public mutating func run(inputs: [InputName], context: ToolContext) throws {
+        var stats: [String: TraceStats] = [:]
+        var order: [String?] = []  // traces in order of first appearance; nil for untraced fixes
+        var untraced = TraceStats(settings: settings)
+        var currentTrace: String?
+        var current = TraceStats(settings: settings)
+        let settings = self.settings
+        let only = self.only
+        try context.forEachFix(inputs) { fix, _, _, _ in
+            if let only, fix.trace != only { return }
+            guard let trace = fix.trace else {
+                if untraced.fixes == 0 { order.append(nil) }
+                untraced.add(fix)
+                return
+            }
+            // Streams carry one trace for long runs: touch the dictionary only when it changes.
+            if trace != currentTrace {
+                if let t = currentTrace { stats[t] = current }
+                if let known = stats[trace] {
+                    current = known
+                } else {
+                    current = TraceStats(settings: settings)
+                    order.append(trace)
+                }
+                currentTrace = trace
+            }
+            current.add(fix)
+        }
+        if let t = currentTrace { stats[t] = current }
+        let output = context.output
+        var sum = StatsRecord()
+        for trace in order {
+            let s: TraceStats?
+            if let trace { s = stats[trace] } else { s = untraced }
+            guard let s else { continue }
+            let record = StatsRecord(s)
+            record.write(trace: trace.map { .name($0) } ?? .none, into: &output.buffer)
+            try output.didAppend()
+            sum.add(record)
+        }
+        if total {
+            sum.write(trace: .total, into: &output.buffer)
+            try output.didAppend()
+        }
+    }
+}
