@@ -8,7 +8,7 @@ import Testing
 struct DocumentationTests {
     static let tools: [ToolDescription] = [
         Gpx2Fix.description, Fix2Gpx.description, FixFilter.description, FenceRuleTool.description,
-        FixSim.description, VisitsTool.description, FixPlotTool.description,
+        FixSim.description, VisitsTool.description, FixPlotTool.description, FixStatsTool.description,
     ]
 
     @Test(arguments: DocumentationTests.tools.map(\.name))
@@ -26,7 +26,7 @@ struct DocumentationTests {
     func manPagesLintClean() throws {
         let pages = try FileManager.default.contentsOfDirectory(atPath: Tools.packageRoot.appendingPathComponent("man").path)
             .filter { $0.hasSuffix(".1") || $0.hasSuffix(".5") }
-        #expect(pages.count == 8)
+        #expect(pages.count == 9)
         for page in pages {
             let r = try Tools.runExecutable(
                 Tools.which("mandoc")!, ["-Tlint", Tools.packageRoot.appendingPathComponent("man/\(page)").path])
