@@ -60,14 +60,6 @@ struct FixPoint {
     var sigma: Double
 }
 
-/// The verdict of one fix on one fence.
-struct FenceStep {
-    var p: Double
-    var distance: Double
-    /// The state changed: an enter (true) or an exit (false) event.
-    var event: Bool?
-}
-
 extension FenceRuleSettings {
     /// Advances `state` by one fix at `distance` from the fence centre with probability `p` of
     /// being inside; `previous` is the trace's fix before this one.

@@ -214,15 +214,6 @@ enum NMEAFraming {
         return (.sentence(NMEASentence(bytes: bytes, bounds: UnsafePointer(table + 1), count: fieldCount, type: type)), end)
     }
 
-    static func lastStar(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-        var k = bytes.count - 1
-        while k > 0, bytes.count - k <= 4 {
-            if bytes[k] == UInt8(ascii: "*") { return k }
-            k -= 1
-        }
-        return nil
-    }
-
     static func hexByte(_ a: UInt8, _ b: UInt8) -> UInt8? {
         func v(_ c: UInt8) -> UInt8? {
             switch c {

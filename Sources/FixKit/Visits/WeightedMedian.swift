@@ -1,6 +1,7 @@
 /// Weighted medians: the robust centre of a stay. A fix far off (multipath, an indoor jump)
 /// moves a mean by its distance over n; it moves a median not at all once it is outside the
-/// middle. Fixes are weighted by 1/hacc², so a precise fix counts more than a vague one.
+/// middle. The weights are the caller's: visits weights each fix by the time it stands for
+/// over its hacc² (`StayDetector`), so a precise fix counts more than a vague one.
 enum WeightedMedian {
     /// The weighted median of `values`: the smallest value at which the cumulative weight
     /// reaches half the total. Empty input gives nil.
