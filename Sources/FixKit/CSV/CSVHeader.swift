@@ -50,10 +50,10 @@ struct CSVHeader {
     /// UTC offset column; without one, times are not read.
     var localTime = false
     /// Multiply to get metres, metres per second.
-    var altFactor = 1.0
-    var speedFactor = 1.0
-    var haccFactor = 1.0
-    var vaccFactor = 1.0
+    var altFactor = CSVUnit.same
+    var speedFactor = CSVUnit.same
+    var haccFactor = CSVUnit.same
+    var vaccFactor = CSVUnit.same
     /// The header's cells as written (trimmed), for messages.
     var titles: [String] = []
     /// Whether the header gave the unit of `alt`, `speed` (a units row gives them otherwise).
@@ -208,41 +208,40 @@ struct CSVHeader {
         }
     }
 
-    /// The factor to SI of a unit of `kind` (`m`, `ft`, `km/h`, `kt`, ...), nil if not known.
-    /// For time, 1 is seconds and 0.001 milliseconds.
-    static func factor(_ unit: String, kind: Kind) -> Double? {
+    /// The unit of `kind` a name (`m`, `ft`, `km/h`, `kt`, ...) stands for, nil if not known.
+    static func factor(_ unit: String, kind: Kind) -> CSVUnit? {
         let u = unit.lowercased()
         switch kind {
         case .length:
             switch u {
-            case "m", "meter", "meters", "metre", "metres": return 1
-            case "ft", "feet", "foot": return 0.3048
+            case "m", "meter", "meters", "metre", "metres": return .same
+            case "ft", "feet", "foot": return .foot
             default: return nil
             }
         case .speed:
             switch u {
-            case "m/s", "mps", "ms", "m_s": return 1
-            case "km/h", "kmh", "kph", "kmph", "km_h": return 1 / 3.6
-            case "mph": return 0.44704
-            case "kt", "kts", "kn", "knot", "knots": return 1852.0 / 3600
+            case "m/s", "mps", "ms", "m_s": return .same
+            case "km/h", "kmh", "kph", "kmph", "km_h": return .kmh
+            case "mph": return .mph
+            case "kt", "kts", "kn", "knot", "knots": return .knot
             default: return nil
             }
         case .time:
             switch u {
-            case "s", "sec", "secs", "seconds": return 1
-            case "ms", "millis", "milliseconds": return 0.001
+            case "s", "sec", "secs", "seconds": return .same
+            case "ms", "millis", "milliseconds": return .milli
             default: return nil
             }
         case .angle:
-            return ["deg", "degree", "degrees", "°"].contains(u) ? 1 : nil
+            return ["deg", "degree", "degrees", "°"].contains(u) ? .same : nil
         case .none:
             return nil
         }
     }
 
     /// Units as they follow values (`374.812 m`, `0.865 km/h`), matched on bytes without case.
-    static let valueUnits: [(unit: [UInt8], kind: Kind, factor: Double)] = {
-        var t: [(unit: [UInt8], kind: Kind, factor: Double)] = []
+    static let valueUnits: [(unit: [UInt8], kind: Kind, factor: CSVUnit)] = {
+        var t: [(unit: [UInt8], kind: Kind, factor: CSVUnit)] = []
         for (kind, names) in [
             (Kind.length, "m meter meters metre metres ft feet foot"),
             (Kind.speed, "m/s mps km/h kmh kph kmph mph kt kts kn knot knots"),
@@ -256,7 +255,7 @@ struct CSVHeader {
     }()
 
     /// The factor of a unit written after a value, nil if not one of `kind`.
-    static func factor(bytes: UnsafeBufferPointer<UInt8>, kind: Kind) -> Double? {
+    static func factor(bytes: UnsafeBufferPointer<UInt8>, kind: Kind) -> CSVUnit? {
         search: for entry in valueUnits where entry.kind == kind && entry.unit.count == bytes.count {
             for (a, b) in zip(entry.unit, bytes) where a != (b &- 65 < 26 ? b + 32 : b) { continue search }
             return entry.factor
@@ -268,7 +267,7 @@ struct CSVHeader {
     init?(cells: [[UInt8]], delimiter: UInt8) {
         self.delimiter = delimiter
         var found: [Role: Int] = [:]
-        var factors: [Role: Double] = [:]
+        var factors: [Role: CSVUnit] = [:]
         var epoch: Epoch?
         var local = false
         var unknown: [String] = []
@@ -293,7 +292,7 @@ struct CSVHeader {
             if let u = unitText {
                 if let f = CSVHeader.factor(u, kind: CSVHeader.kind(of: role)) {
                     if role == .time {
-                        columnEpoch = f == 1 ? .seconds : .milliseconds
+                        columnEpoch = f == .same ? .seconds : .milliseconds
                     } else {
                         factors[role] = f
                     }
@@ -329,8 +328,8 @@ struct CSVHeader {
         name = found[.name]
         self.epoch = epoch
         localTime = local
-        haccFactor = factors[.hacc] ?? 1
-        vaccFactor = factors[.vacc] ?? 1
+        haccFactor = factors[.hacc] ?? .same
+        vaccFactor = factors[.vacc] ?? .same
         titles = cells.map { cell in
             String(
                 decoding: cell.drop(while: CSVHeader.isPadding).reversed().drop(while: CSVHeader.isPadding).reversed(),
@@ -345,7 +344,7 @@ struct CSVHeader {
             speedUnitGiven = true
         } else if names.contains("index") && (names.contains("rcr") || names.contains("tag")) {
             // The loggers' own layouts (iBlue, Holux/MTK, Columbus V-900) write km/h.
-            speedFactor = 1 / 3.6
+            speedFactor = .kmh
         }
         var n = cells.count
         while n > 0, names[n - 1].isEmpty { n -= 1 }
@@ -358,7 +357,7 @@ struct CSVHeader {
     /// that column's unit, unless the header gave one.
     mutating func applyUnits(_ cells: [[UInt8]]) {
         guard cells.count >= named else { return }
-        func unit(_ index: Int?, _ kind: Kind) -> Double? {
+        func unit(_ index: Int?, _ kind: Kind) -> CSVUnit? {
             guard let index, index < cells.count else { return nil }
             let text = String(decoding: cells[index], as: UTF8.self)
                 .trimmingCharacters(in: .whitespaces).drop { $0 == "#" }
@@ -367,5 +366,25 @@ struct CSVHeader {
         }
         if !altUnitGiven, let f = unit(alt, .length) { altFactor = f }
         if !speedUnitGiven, let f = unit(speed, .speed) { speedFactor = f }
+    }
+}
+
+/// A unit values are converted from, by the arithmetic gpx2fix(1) states.
+enum CSVUnit: Equatable {
+    /// Metres, metres per second, seconds, degrees: as written.
+    case same
+    case foot, kmh, mph, knot
+    /// Milliseconds (epoch columns).
+    case milli
+
+    /// `v` in metres or metres per second.
+    @inline(__always) func apply(_ v: Double) -> Double {
+        switch self {
+        case .same, .milli: return v
+        case .foot: return v * 0.3048
+        case .kmh: return v / 3.6
+        case .mph: return v * 0.44704
+        case .knot: return v * 1852 / 3600
+        }
     }
 }

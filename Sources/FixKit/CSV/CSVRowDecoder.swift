@@ -65,14 +65,14 @@ struct CSVRowDecoder {
             fix.alt = try quantity(header.alt, cell(header.alt), .length, header.altFactor)
             fix.speed = try quantity(header.speed, cell(header.speed), .speed, header.speedFactor)
             if let v = fix.speed, v < 0 { fix.speed = nil }
-            if let c = try quantity(header.course, cell(header.course), .angle, 1), c >= 0 {
+            if let c = try quantity(header.course, cell(header.course), .angle, .same), c >= 0 {
                 fix.course = c.truncatingRemainder(dividingBy: 360)
             }
             fix.hacc = try quantity(header.hacc, cell(header.hacc), .length, header.haccFactor)
             fix.vacc = try quantity(header.vacc, cell(header.vacc), .length, header.vaccFactor)
-            fix.hdop = try quantity(header.hdop, cell(header.hdop), .none, 1)
-            fix.vdop = try quantity(header.vdop, cell(header.vdop), .none, 1)
-            fix.pdop = try quantity(header.pdop, cell(header.pdop), .none, 1)
+            fix.hdop = try quantity(header.hdop, cell(header.hdop), .none, .same)
+            fix.vdop = try quantity(header.vdop, cell(header.vdop), .none, .same)
+            fix.pdop = try quantity(header.pdop, cell(header.pdop), .none, .same)
             fix.sat = try count(header.sat, cell(header.sat))
             if header.name != nil {
                 let n = cell(header.name)
@@ -187,16 +187,16 @@ struct CSVRowDecoder {
     }
 
     /// A number of `kind`, in the column's unit or in one written after it (`374.812 m`).
-    mutating func quantity(_ index: Int?, _ b: UnsafeBufferPointer<UInt8>, _ kind: CSVHeader.Kind, _ factor: Double)
+    mutating func quantity(_ index: Int?, _ b: UnsafeBufferPointer<UInt8>, _ kind: CSVHeader.Kind, _ factor: CSVUnit)
         throws -> Double?
     {
         if b.isEmpty { return nil }
         guard let (v, rest) = number(b) else { throw Bad(message: "\(title(index)) \(shown(b)) is not a number") }
-        if rest.isEmpty { return factor == 1 ? v : v * factor }
+        if rest.isEmpty { return factor.apply(v) }
         guard let f = CSVHeader.factor(bytes: rest, kind: kind) else {
             throw Bad(message: "\(title(index)) \(shown(b)) is not a number in a unit this reader knows")
         }
-        return f == 1 ? v : v * f
+        return f.apply(v)
     }
 
     /// A whole number, such as satellites: `11`, or `11(12)` (used and in view: the first).
