@@ -35,11 +35,15 @@ struct CSVFormatTests {
         var t: Int64 = 1_600_000_000_000 + Int64(g.nextUInt() % 100_000_000) * 1000
         return (0..<count).map { _ in
             t += 1000 + (g.chance(0.5) ? Int64(g.nextUInt() % 1000) : 0)
-            let names = ["Start", "a \"quoted\" name", "semi;colon,comma|pipe", "tab\tname", "two\nlines", "Zürich 東京", ""]
+            let names = [
+                "Start", "a \"quoted\" name", "semi;colon,comma|pipe", "tab\tname", "two\nlines", "Zürich 東京", "",
+            ]
             return Truth(
-                lat: ((g.unit() * 2 - 1) * 89.9 * 1e6).rounded() / 1e6, lon: ((g.unit() * 2 - 1) * 179.9 * 1e6).rounded() / 1e6,
+                lat: ((g.unit() * 2 - 1) * 89.9 * 1e6).rounded() / 1e6,
+                lon: ((g.unit() * 2 - 1) * 179.9 * 1e6).rounded() / 1e6,
                 ms: t, alt: ((g.unit() * 3000 - 100) * 10).rounded() / 10, speed: (g.unit() * 400).rounded() / 10,
-                course: (g.unit() * 3599).rounded() / 10, hacc: (g.unit() * 500).rounded() / 10, sat: Int(g.nextUInt() % 20),
+                course: (g.unit() * 3599).rounded() / 10, hacc: (g.unit() * 500).rounded() / 10,
+                sat: Int(g.nextUInt() % 20),
                 name: g.pick(names))
         }
     }
@@ -99,11 +103,13 @@ struct CSVFormatTests {
                 return f
             }),
         Style(
-            label: "spreadsheet: semicolons, decimal commas, every cell quoted, km/h and ft in the header, RFC 3339 with an offset",
+            label:
+                "spreadsheet: semicolons, decimal commas, every cell quoted, km/h and ft in the header, RFC 3339 with an offset",
             header: "\"Latitude\";\"Longitude\";\"Time\";\"Speed (km/h)\";\"Ele (ft)\"",
             row: { t, _ in
                 [
-                    text(t.lat).replacingOccurrences(of: ".", with: ","), text(t.lon).replacingOccurrences(of: ".", with: ","),
+                    text(t.lat).replacingOccurrences(of: ".", with: ","),
+                    text(t.lon).replacingOccurrences(of: ".", with: ","),
                     utc(t.ms + 7_200_000, "yyyy-MM-dd'T'HH:mm:ss.SSS") + "+02:00",
                     text(t.speed * 3.6, 3).replacingOccurrences(of: ".", with: ","), text(t.alt / 0.3048, 2),
                 ].map { quoted($0) }.joined(separator: ";")
@@ -117,7 +123,9 @@ struct CSVFormatTests {
         Style(
             label: "phone app: tabs, time_ms, lng, accuracy, bearing, satellites",
             header: "time_ms\tlat\tlng\taccuracy\tbearing\tsatellites\tprovider",
-            row: { t, _ in "\(t.ms)\t\(text(t.lat))\t\(text(t.lon))\t\(text(t.hacc, 1))\t\(text(t.course, 1))\t\(t.sat)\tgps" },
+            row: { t, _ in
+                "\(t.ms)\t\(text(t.lat))\t\(text(t.lon))\t\(text(t.hacc, 1))\t\(text(t.course, 1))\t\(t.sat)\tgps"
+            },
             expected: { t, _ in
                 var f = fix(t, time: t.ms, file: "f.csv")
                 f.hacc = d(text(t.hacc, 1))
@@ -126,7 +134,8 @@ struct CSVFormatTests {
                 return f
             }),
         Style(
-            label: "pipes, '# ' before names, spaced cells, YYYY-MM-DD HH:MM:SS.fff as UTC, names with delimiters, quotes and line breaks",
+            label:
+                "pipes, '# ' before names, spaced cells, YYYY-MM-DD HH:MM:SS.fff as UTC, names with delimiters, quotes and line breaks",
             header: "# Lat | # Lon | Date Time | Speed_kmh | name | Alt (m)",
             row: { t, _ in
                 " \(text(t.lat)) | \(text(t.lon)) | \(utc(t.ms, "yyyy-MM-dd HH:mm:ss.SSS")) | \(text(t.speed * 3.6, 1))|\(quoted(t.name))| \(text(t.alt, 1)) m"
@@ -144,7 +153,8 @@ struct CSVFormatTests {
             row: { t, i in
                 let lat = text(abs(t.lat)) + (t.lat < 0 ? "S" : "N")
                 let lon = text(abs(t.lon)) + (t.lon < 0 ? "W" : "E")
-                return "\(i + 1)\0\0\0,T,\(utc(t.ms, "yyMMdd,HHmmss")),\(lat),\(lon),\(Int(t.alt))\0\0,\(Int(t.speed))\0\0,\(Int(t.course)),\0\0\0\0"
+                return
+                    "\(i + 1)\0\0\0,T,\(utc(t.ms, "yyMMdd,HHmmss")),\(lat),\(lon),\(Int(t.alt))\0\0,\(Int(t.speed))\0\0,\(Int(t.course)),\0\0\0\0"
             },
             expected: { t, _ in
                 var f = fix(t, time: t.ms / 1000 * 1000, file: "f.csv")
@@ -203,7 +213,10 @@ struct CSVFormatTests {
         var differences: [String] = []
         for (i, (a, b)) in zip(got, want).enumerated() {
             func check<T: Equatable>(_ field: String, _ x: T?, _ y: T?) {
-                if x != y { differences.append("#\(i) \(field): \(x.map { "\($0)" } ?? "absent"), expected \(y.map { "\($0)" } ?? "absent")") }
+                if x != y {
+                    differences.append(
+                        "#\(i) \(field): \(x.map { "\($0)" } ?? "absent"), expected \(y.map { "\($0)" } ?? "absent")")
+                }
             }
             check("time", a.time?.milliseconds, b.time?.milliseconds)
             check("lat", a.lat, b.lat)
@@ -219,10 +232,14 @@ struct CSVFormatTests {
             check("trace", a.trace, b.trace)
             check("seg", a.seg, b.seg)
         }
-        #expect(differences.isEmpty, "\(label): \(differences.count) differences:\n  \(differences.prefix(10).joined(separator: "\n  "))")
+        #expect(
+            differences.isEmpty,
+            "\(label): \(differences.count) differences:\n  \(differences.prefix(10).joined(separator: "\n  "))")
     }
 
-    @Test("a producer's file: every fix as the truth gives it, whole and read in pieces", arguments: CSVFormatTests.styles)
+    @Test(
+        "a producer's file: every fix as the truth gives it, whole and read in pieces", arguments: CSVFormatTests.styles
+    )
     func generated(style: Style) throws {
         let truth = Self.truth(300, seed: UInt64(style.label.count))
         var text = style.header + style.lineEnd
@@ -272,7 +289,9 @@ struct CSVFormatTests {
             "\(path):11: a cut row: 3 cells where the header names 6; row skipped",
             "\(path): 1 row without a position (sensor-only) skipped",
         ]
-        #expect(run.stderr.split(separator: "\n").map { String($0).replacingOccurrences(of: "gpx2fix: ", with: "") } == expected)
+        #expect(
+            run.stderr.split(separator: "\n").map { String($0).replacingOccurrences(of: "gpx2fix: ", with: "") }
+                == expected)
         let strict = try Tools.run("gpx2fix", ["--strict", path])
         #expect(strict.status == 1 && strict.stderr.contains(":4:") && !strict.stderr.contains(":5:"))
     }
@@ -292,7 +311,10 @@ struct CSVFormatTests {
     func headerProblems() throws {
         let a = try Tools.run("gpx2fix", [], stdin: Data("lat,lon,speed (furlongs/fortnight)\n1,2,3\n".utf8))
         #expect(a.out == "{\"lat\":1,\"lon\":2,\"seg\":0}\n")
-        #expect(a.stderr == "gpx2fix: -:1: column \"speed (furlongs/fortnight)\": the unit is not one this reader knows; column ignored\n")
+        #expect(
+            a.stderr
+                == "gpx2fix: -:1: column \"speed (furlongs/fortnight)\": the unit is not one this reader knows; column ignored\n"
+        )
         let b = try Tools.run("gpx2fix", ["--format", "csv"], stdin: Data("$GPGGA,1,2\n".utf8))
         #expect(b.status == 1 && b.out.isEmpty)
         #expect(b.stderr.contains("-:1: not CSV with a header naming latitude and longitude columns"), "\(b.stderr)")
@@ -355,7 +377,8 @@ struct CSVFormatTests {
 
     static let files: [String] = {
         guard let corpus = Tools.corpus else { return [] }
-        return ((try? FileManager.default.contentsOfDirectory(atPath: corpus.appendingPathComponent("csv").path)) ?? []).sorted()
+        return ((try? FileManager.default.contentsOfDirectory(atPath: corpus.appendingPathComponent("csv").path)) ?? [])
+            .sorted()
     }()
 
     static let oracle = Tools.packageRoot.appendingPathComponent("Tests/oracle/csv_oracle.py")
@@ -414,7 +437,9 @@ struct CSVFormatTests {
     @Test(
         "the unicsv-style files: the same fixes as gpsbabel -i unicsv, to the digits it writes",
         .enabled(if: Tools.corpus != nil, Comment(rawValue: Tools.corpusMissing)),
-        .enabled(if: CSVFormatTests.gpsbabel != nil, "gpsbabel is not on PATH: the comparison with GPSBabel's unicsv is skipped"),
+        .enabled(
+            if: CSVFormatTests.gpsbabel != nil,
+            "gpsbabel is not on PATH: the comparison with GPSBabel's unicsv is skipped"),
         arguments: CSVFormatTests.unicsvFiles.keys.sorted())
     func sameAsGPSBabel(file: String) throws {
         let path = try #require(Tools.corpus).appendingPathComponent("csv/\(file)").path
@@ -431,7 +456,9 @@ struct CSVFormatTests {
         let quirk = Self.unicsvFiles[file] ?? ""
         var differences: [String] = []
         for (i, (fix, row)) in zip(mine, rows).enumerated() {
-            func value(_ name: String) -> Double? { names.firstIndex(of: name).flatMap { $0 < row.count ? Double(row[$0]) : nil } }
+            func value(_ name: String) -> Double? {
+                names.firstIndex(of: name).flatMap { $0 < row.count ? Double(row[$0]) : nil }
+            }
             func near(_ name: String, _ mine: Double?, _ theirs: Double?, _ within: Double) {
                 guard let theirs else { return }
                 guard let mine, abs(mine - theirs) <= within else {
@@ -453,6 +480,8 @@ struct CSVFormatTests {
                 near("time", fix.time.map { Double($0.milliseconds / 1000) }, Double(t.milliseconds / 1000), 0)
             }
         }
-        #expect(differences.isEmpty, "\(file): \(differences.count) differences:\n  \(differences.prefix(10).joined(separator: "\n  "))")
+        #expect(
+            differences.isEmpty,
+            "\(file): \(differences.count) differences:\n  \(differences.prefix(10).joined(separator: "\n  "))")
     }
 }
