@@ -296,6 +296,20 @@ struct CSVFormatTests {
         #expect(strict.status == 1 && strict.stderr.contains(":4:") && !strict.stderr.contains(":5:"))
     }
 
+    @Test("numbers too big and times past year 9999: reported, never a trap")
+    func outOfRange() throws {
+        let text = "time_ms,lat,lon,ele\n1e30,1,2,3\n253402300800000,1,2,3\n5,1,2,1e999\n253402300799999,1,2,3\n"
+        let run = try Tools.run("gpx2fix", [], stdin: Data(text.utf8))
+        #expect(run.status == 1)
+        #expect(run.out == "{\"time\":\"9999-12-31T23:59:59.999Z\",\"lat\":1,\"lon\":2,\"alt\":3,\"seg\":0}\n")
+        #expect(
+            run.stderr.split(separator: "\n") == [
+                "gpx2fix: -:2: \"time_ms\" \"1e30\" is not a time RFC 3339 can write (years 0000 to 9999); row skipped",
+                "gpx2fix: -:3: \"time_ms\" \"253402300800000\" is not a time RFC 3339 can write (years 0000 to 9999); row skipped",
+                "gpx2fix: -:4: \"ele\" \"1e999\" is not a number; row skipped",
+            ], "\(run.stderr)")
+    }
+
     @Test("local times: Lcl Date and Lcl Time minus the UTC offset column; without one, no times and a note")
     func localTimes() throws {
         let with = "Lcl Date, Lcl Time, UTCOfst, Latitude, Longitude\n2014-03-29, 16:50:22, -06:00, 40.2, -111.7\n"

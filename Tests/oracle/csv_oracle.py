@@ -165,7 +165,7 @@ def number(text, comma):
     """The leading number of text and the rest, stripped."""
     t = text.replace(",", ".", 1) if comma else text
     m = NUMBER.match(t)
-    if not m:
+    if not m or not math.isfinite(float(m.group(0))):
         raise Bad()
     return float(m.group(0)), t[m.end():].strip(PAD)
 
@@ -292,6 +292,9 @@ def fix_time(h, get, comma):
         return None
     if h.local:
         ms -= offset_seconds(get("offset")) * 1000
+    # RFC 3339 writes years 0000 to 9999 only.
+    if not -62167219200000 <= ms <= 253402300799999:
+        raise Bad()
     return ms
 
 

@@ -144,7 +144,7 @@ struct CSVRowDecoder {
         } else {
             value = DecimalNumber.parse(UnsafeBufferPointer(rebasing: b[0..<i]))
         }
-        guard let value else { return nil }
+        guard let value, value.isFinite else { return nil }
         while i < n, CSVHeader.isPadding(b[i]) { i += 1 }
         return (value, UnsafeBufferPointer(rebasing: b[i...]))
     }
@@ -228,7 +228,11 @@ struct CSVRowDecoder {
             guard let (v, rest) = number(t), rest.isEmpty else {
                 throw Bad(message: "\(title(header.time)) \(shown(t)) is not a time since 1970")
             }
-            ms = CSVRowDecoder.epochMilliseconds(v, epoch)
+            guard let m = CSVRowDecoder.epochMilliseconds(v, epoch) else {
+                throw Bad(
+                    message: "\(title(header.time)) \(shown(t)) is not a time RFC 3339 can write (years 0000 to 9999)")
+            }
+            ms = m
         } else if !t.isEmpty {
             if let stamp = Timestamp.parse(t) {
                 ms = stamp.milliseconds
@@ -243,7 +247,12 @@ struct CSVRowDecoder {
                 }
                 ms = days * 86_400_000 + day
             } else if let (v, rest) = number(t), rest.isEmpty {
-                ms = CSVRowDecoder.epochMilliseconds(v, .byMagnitude)
+                guard let m = CSVRowDecoder.epochMilliseconds(v, .byMagnitude) else {
+                    throw Bad(
+                        message:
+                            "\(title(header.time)) \(shown(t)) is not a time RFC 3339 can write (years 0000 to 9999)")
+                }
+                ms = m
             } else if let m = CSVRowDecoder.dateAndTime(t) {
                 ms = m
             } else {
@@ -258,17 +267,27 @@ struct CSVRowDecoder {
             }
             ms -= offset * 1000
         }
-        return Timestamp(milliseconds: ms)
+        let time = Timestamp(milliseconds: ms)
+        guard time.isWritable else {
+            throw Bad(
+                message: "\(title(header.time)) \(shown(t)) is not a time RFC 3339 can write (years 0000 to 9999)")
+        }
+        return time
     }
 
-    static func epochMilliseconds(_ v: Double, _ epoch: CSVHeader.Epoch) -> Int64 {
+    /// Milliseconds since 1970 of `v` counted as `epoch` says; nil past what RFC 3339 can write.
+    static func epochMilliseconds(_ v: Double, _ epoch: CSVHeader.Epoch) -> Int64? {
         let ms: Bool
         switch epoch {
         case .seconds: ms = false
         case .milliseconds: ms = true
         case .byMagnitude: ms = abs(v) >= 1e11
         }
-        return Int64(((ms ? v : v * 1000) + 0.5).rounded(.down))
+        let t = ((ms ? v : v * 1000) + 0.5).rounded(.down)
+        guard t >= Double(Timestamp.earliest.milliseconds), t <= Double(Timestamp.latest.milliseconds) else {
+            return nil
+        }
+        return Int64(t)
     }
 
     /// Milliseconds into the day of `HH:MM:SS[.fff]`, `HH:MM` or `HHMMSS[.fff]`.
