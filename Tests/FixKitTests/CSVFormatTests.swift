@@ -104,7 +104,8 @@ struct CSVFormatTests {
             }),
         Style(
             label:
-                "spreadsheet: semicolons, decimal commas, every cell quoted, km/h and ft in the header, RFC 3339 with an offset",
+                "spreadsheet (old Excel for the Mac): CR line ends, semicolons, decimal commas, every cell quoted, km/h and ft in the header, RFC 3339 with an offset",
+            lineEnd: "\r",
             header: "\"Latitude\";\"Longitude\";\"Time\";\"Speed (km/h)\";\"Ele (ft)\"",
             row: { t, _ in
                 [
@@ -435,30 +436,37 @@ struct CSVFormatTests {
 
     static let gpsbabel = Tools.which("gpsbabel")
 
-    /// The corpus files in unicsv's style (a header line of names unicsv knows), and what
-    /// GPSBabel reads differently, by design of one or the other.
-    static let unicsvFiles: [String: String] = [
-        "dawarich__spec__fixtures__files__csv__gpslogger.csv": "",
+    /// The corpus files GPSBabel reads: those in unicsv's style (a header line of names
+    /// unicsv knows) with `-i unicsv`, and the V-900 and G1000 logs with its readers for them;
+    /// and what GPSBabel reads differently, by design of one or the other.
+    static let gpsbabelFiles: [String: (format: String, quirk: String)] = [
+        "dawarich__spec__fixtures__files__csv__gpslogger.csv": ("unicsv,utc=0", ""),
         // SPEED is km/h in the logger's layout; unicsv takes it for m/s.
-        "gpsbabel__reference__track__iblue747.csv": "speed km/h",
+        "gpsbabel__reference__track__iblue747.csv": ("unicsv,utc=0", "speed km/h"),
         // unicsv reads the units in the values too.
-        "gpsbabel__reference__track__mtk_logger_m241.csv": "",
+        "gpsbabel__reference__track__mtk_logger_m241.csv": ("unicsv,utc=0", ""),
         // unicsv takes "altitude_gain" and "altitude_loss" (after "altitude") for the altitude,
         // and writes rows without a position at lat = lon = 1e25.
-        "opentracks__src__androidTest__res__raw__csv_export.csv": "altitude",
+        "opentracks__src__androidTest__res__raw__csv_export.csv": ("unicsv,utc=0", "altitude"),
+        // GPSBabel's own V-900 reader: the same fixes, SPEED as km/h.
+        "gpsbabel__reference__v900_basic_mode.csv": ("v900", ""),
+        // GPSBabel's G1000 reader takes the barometric AltB for the altitude; gpx2fix takes
+        // AltMSL (the fix's alt is above mean sea level), 14 ft lower here. It writes no speed.
+        "gpsbabel__reference__track__garmin_g1000.csv": ("garmin_g1000", "altitude"),
     ]
 
     @Test(
-        "the unicsv-style files: the same fixes as gpsbabel -i unicsv, to the digits it writes",
+        "the files GPSBabel reads: the same fixes, to the digits it writes",
         .enabled(if: Tools.corpus != nil, Comment(rawValue: Tools.corpusMissing)),
         .enabled(
             if: CSVFormatTests.gpsbabel != nil,
             "gpsbabel is not on PATH: the comparison with GPSBabel's unicsv is skipped"),
-        arguments: CSVFormatTests.unicsvFiles.keys.sorted())
+        arguments: CSVFormatTests.gpsbabelFiles.keys.sorted())
     func sameAsGPSBabel(file: String) throws {
         let path = try #require(Tools.corpus).appendingPathComponent("csv/\(file)").path
+        let (format, quirk) = try #require(Self.gpsbabelFiles[file])
         let babel = try Tools.runExecutable(
-            try #require(Self.gpsbabel), ["-t", "-i", "unicsv,utc=0", "-f", path, "-o", "unicsv,utc=0", "-F", "-"])
+            try #require(Self.gpsbabel), ["-t", "-i", format, "-f", path, "-o", "unicsv,utc=0", "-F", "-"])
         try #require(babel.status == 0, "gpsbabel failed on \(file): \(babel.stderr)")
         // GPSBabel ends its lines with CR LF.
         var lines = babel.out.components(separatedBy: .newlines).filter { !$0.isEmpty }
@@ -467,7 +475,6 @@ struct CSVFormatTests {
             .filter { Double($0[1]).map { abs($0) <= 90 } ?? false }  // 1e25: no position
         let mine = try Self.decode(try Tools.run("gpx2fix", [path]).stdout)
         #expect(mine.count == rows.count, "\(file): gpx2fix \(mine.count) fixes, gpsbabel \(rows.count)")
-        let quirk = Self.unicsvFiles[file] ?? ""
         var differences: [String] = []
         for (i, (fix, row)) in zip(mine, rows).enumerated() {
             func value(_ name: String) -> Double? {
@@ -485,6 +492,7 @@ struct CSVFormatTests {
             if quirk != "altitude" { near("alt", fix.alt, value("Altitude"), 0.05 + 1e-9) }
             // unicsv writes m/s with two decimals.
             near("speed", fix.speed.map { quirk == "speed km/h" ? $0 * 3.6 : $0 }, value("Speed"), 0.005 + 1e-9)
+            near("course", fix.course, value("Course"), 0.05 + 1e-9)
             near("hdop", fix.hdop, value("HDOP"), 0.005 + 1e-9)
             near("sat", fix.sat.map(Double.init), value("Satellites"), 0)
             if let di = names.firstIndex(of: "Date"), let ti = names.firstIndex(of: "Time"),
