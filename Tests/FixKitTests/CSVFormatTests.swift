@@ -311,6 +311,29 @@ struct CSVFormatTests {
             ], "\(run.stderr)")
     }
 
+    @Test("a quote never closed: the row is reported at its line once it passes 1 MiB, and reading goes on after it")
+    func runawayQuote() throws {
+        var text = "lat,lon\n1,2\n3,\"4\n"
+        text += String(repeating: "5,6\n", count: 400_000)  // 1.6 MB inside the quote
+        text += "7,8\n"
+        let run = try Tools.run("gpx2fix", [], stdin: Data(text.utf8))
+        #expect(run.status == 1)
+        #expect(
+            run.stderr == "gpx2fix: -:3: a row longer than 1 MiB (a quote not closed?); skipped\n",
+            "\(run.stderr.prefix(500))")
+        let fixes = try Self.decode(run.stdout)
+        // The first fix, then the lines after the point where the row was given up.
+        #expect(fixes.first.map { [$0.lat, $0.lon] } == [1, 2])
+        #expect(fixes.last.map { [$0.lat, $0.lon] } == [7, 8])
+        #expect(fixes.count > 100_000 && fixes.count < 400_000, "\(fixes.count)")
+        // Where the row is given up does not depend on how the input is split into reads.
+        let (path, dir) = try Self.file("q.csv", Data(text.utf8))
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var g = FixGenerator(seed: 3)
+        let pieces = try ChunkIndependenceTests.run(path, sizes: { _ in 1 + Int(g.nextUInt() % 9000) })
+        #expect(pieces.out == run.stdout && pieces.status == 1)
+    }
+
     @Test("local times: Lcl Date and Lcl Time minus the UTC offset column; without one, no times and a note")
     func localTimes() throws {
         let with = "Lcl Date, Lcl Time, UTCOfst, Latitude, Longitude\n2014-03-29, 16:50:22, -06:00, 40.2, -111.7\n"

@@ -171,7 +171,10 @@ struct CSVRowReader {
         scan: while true {
             let n = window.available
             let p = window.bytes(0, n)
-            while i < n {
+            // A row is scanned no further than the limit, unless it is being skipped or has
+            // ended (a run of CRs may go on).
+            let end = skip || state == .lineEnd ? n : min(n, CSVFormat.rowLimit + 1)
+            while i < end {
                 let c = p[i]
                 switch state {
                 case .cellStart:
@@ -273,17 +276,23 @@ struct CSVRowReader {
                     }
                 }
             }
-            if state != .lineEnd && state != .discardingLineEnd && i > CSVFormat.rowLimit {
-                if !skip {
-                    skip = true
-                    state = .discarding
-                }
-                // Nothing of the row is kept: drop what the window holds, counting its lines.
-                window.discardAll(lines: lineEnds)
+            if !skip && state != .lineEnd && i > CSVFormat.rowLimit {
+                // Too long: nothing of the row is kept from here on; what follows it stays.
+                skip = true
+                state = .discarding
+                window.consume(i, lines: lineEnds)
                 lineEnds = 0
                 i = 0
                 cells.removeAll(keepingCapacity: true)
+                continue scan
             }
+            if skip && i == n {
+                // Everything held belongs to the row being skipped.
+                window.discardAll(lines: lineEnds)
+                lineEnds = 0
+                i = 0
+            }
+            if i < n { continue scan }
             if !(try window.fill()) { break }
         }
         if !ended {
