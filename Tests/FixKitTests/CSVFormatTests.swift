@@ -330,8 +330,10 @@ struct CSVFormatTests {
         let (path, dir) = try Self.file("q.csv", Data(text.utf8))
         defer { try? FileManager.default.removeItem(at: dir) }
         var g = FixGenerator(seed: 3)
+        let whole = try ChunkIndependenceTests.run(path, sizes: nil)
         let pieces = try ChunkIndependenceTests.run(path, sizes: { _ in 1 + Int(g.nextUInt() % 9000) })
-        #expect(pieces.out == run.stdout && pieces.status == 1)
+        #expect(try Self.decode(whole.out).count == fixes.count)
+        #expect(pieces.out == whole.out && pieces.err == whole.err && pieces.status == 1)
     }
 
     @Test("local times: Lcl Date and Lcl Time minus the UTC offset column; without one, no times and a note")
