@@ -18,6 +18,7 @@ public enum InputFormats {
             TakeoutFormat.self,
             OwnTracksFormat.self,
             FixRecordFormat.self,
+            CSVFormat.self,
             NMEAFormat.self,
         ]
     }
