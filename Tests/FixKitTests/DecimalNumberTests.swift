@@ -52,6 +52,84 @@ struct DecimalNumberTests {
         }
     }
 
+    /// The values the fix writers produce most, and the edges of each of the writer's paths
+    /// (15 digits scaled at once, 16 and 17 digits in 64- or 128-bit arithmetic, the fallback
+    /// to `description`): the exact text is Swift's shortest round-trip `description` spelled
+    /// out without an exponent (by `plain`, written here from the description alone), and the
+    /// C library's `strtod` reads it back as the same double.
+    @Test func writesDescriptionDigitsForEveryPath() {
+        var g = FixGenerator(seed: 2026)
+        var values: [Double] = []
+        for k in 0..<200_000 {
+            let bits = g.nextUInt()
+            switch k % 10 {
+            case 0: values.append(Double(Int32(truncatingIfNeeded: bits)) * (180.0 / 2_147_483_648.0))  // FIT semicircles
+            case 1: values.append((Double(bits % 65_536) - 2500) / 5)  // FIT altitude
+            case 2: values.append(Double(bits % 100_000) / 1000)  // FIT speed, time fractions
+            case 3: values.append(Double(bits % 60_000) / 10_000 / 60 + Double(bits >> 40 % 180))  // NMEA minutes
+            case 4:
+                // Around powers of ten and two, where the decimal exponent and the rounding
+                // interval change.
+                let p = pow(10, Double(Int(bits % 40) - 20))
+                let q = Double(sign: .plus, exponent: Int(bits >> 8 % 120) - 60, significand: 1)
+                values += [p, p.nextUp, p.nextDown, q, q.nextUp, q.nextDown]
+            case 5: values.append(Double(bitPattern: bits & 0x7FEF_FFFF_FFFF_FFFF))  // any magnitude
+            case 6: values.append(g.unit() * pow(10, Double(Int(bits % 26) - 10)))  // 1e-10 to 1e16
+            case 7: values.append(Double(bits % 10_000_000_000_000_000))  // whole numbers to 1e16
+            case 8: values.append((g.unit() * 360).rounded() / 1e7)  // tiny: the 128-bit path
+            default: values.append(g.unit() * 1e4)
+            }
+        }
+        var failures = 0
+        for v in values + values.map({ -$0 }) where v.isFinite {
+            let text = DecimalNumber.text(v)
+            let expected = plain(v.description)
+            if text != expected {
+                failures += 1
+                if failures <= 10 { Issue.record("\(v.bitPattern): \(text), expected \(expected)") }
+            }
+            let back = text.withCString { strtod($0, nil) }
+            if back != v || back.sign != v.sign {
+                failures += 1
+                if failures <= 10 { Issue.record("\(v.bitPattern): \(text) reads back as \(back)") }
+            }
+            var buffer = [UInt8](repeating: 0, count: 400)
+            let n = buffer.withUnsafeMutableBufferPointer { DecimalNumber.write(v, to: $0.baseAddress!) }
+            if n > DecimalNumber.maxWidth(v) || String(decoding: buffer[..<n], as: UTF8.self) != text {
+                failures += 1
+                if failures <= 10 { Issue.record("\(v.bitPattern): write(to:) wrote \(n) bytes") }
+            }
+        }
+        #expect(failures == 0)
+    }
+
+    /// `description`'s text (`-1.25e-07`, `47.5`, `5.0`) in plain decimal notation, "5.0" as "5".
+    func plain(_ description: String) -> String {
+        var text = Substring(description)
+        var sign = ""
+        if text.hasPrefix("-") {
+            sign = "-"
+            text = text.dropFirst()
+        }
+        var exponent = 0
+        if let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }) {
+            exponent = Int(text[text.index(after: e)...]) ?? 0
+            text = text[..<e]
+        }
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        var digits = String(parts[0]) + (parts.count > 1 ? String(parts[1]) : "")
+        var point = parts[0].count + exponent  // digits before the decimal point
+        while digits.count > 1, digits.hasPrefix("0") {
+            digits.removeFirst()
+            point -= 1
+        }
+        while digits.count > max(point, 1), digits.hasSuffix("0") { digits.removeLast() }
+        if digits == "0" { return sign + "0" }
+        if point <= 0 { return sign + "0." + String(repeating: "0", count: -point) + digits }
+        if point >= digits.count { return sign + digits + String(repeating: "0", count: point - digits.count) }
+        return sign + String(digits.prefix(point)) + "." + String(digits.dropFirst(point))
+    }
+
     /// Parsing decimals of up to 25 digits agrees with the C library's correctly rounded strtod
     /// (through Swift's Double(String)).
     @Test func parsingAgreesWithStrtod() {

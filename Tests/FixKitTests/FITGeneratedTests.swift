@@ -493,6 +493,15 @@ struct FITUnitTests {
             bytes.withUnsafeBufferPointer { c.update($0.baseAddress!, count: n) }
             #expect(c.value == FITCRC.of(bytes))
             #expect(c.value == FITWriter.crc(bytes))
+            // In two parts, split anywhere: the four-byte steps restart at each call.
+            for cut in [0, 1, 3, n / 2, n] where cut <= n {
+                var split = FITCRC()
+                bytes.withUnsafeBufferPointer { b in
+                    split.update(b.baseAddress!, count: cut)
+                    split.update(b.baseAddress! + cut, count: n - cut)
+                }
+                #expect(split.value == c.value, "n \(n), cut at \(cut)")
+            }
         }
     }
 

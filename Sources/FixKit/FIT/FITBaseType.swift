@@ -77,13 +77,30 @@ struct FITFieldRef {
     @inline(__always)
     func bits(_ p: UnsafePointer<UInt8>) -> UInt64? {
         guard offset >= 0 else { return nil }
-        let q = p + Int(offset)
-        var v: UInt64 = 0
-        let n = Int(size)
-        if bigEndian {
-            for i in 0..<n { v = v << 8 | UInt64(q[i]) }
-        } else {
-            for i in (0..<n).reversed() { v = v << 8 | UInt64(q[i]) }
+        let q = UnsafeRawPointer(p + Int(offset))
+        // One unaligned load of the base type's size (1, 2, 4 or 8), swapped if big-endian.
+        let v: UInt64
+        switch size {
+        case 1: v = UInt64(q.load(as: UInt8.self))
+        case 2:
+            let w = UInt16(littleEndian: q.loadUnaligned(as: UInt16.self))
+            v = UInt64(bigEndian ? w.byteSwapped : w)
+        case 4:
+            let w = UInt32(littleEndian: q.loadUnaligned(as: UInt32.self))
+            v = UInt64(bigEndian ? w.byteSwapped : w)
+        case 8:
+            let w = UInt64(littleEndian: q.loadUnaligned(as: UInt64.self))
+            v = bigEndian ? w.byteSwapped : w
+        default:
+            var u: UInt64 = 0
+            let b = q.assumingMemoryBound(to: UInt8.self)
+            let n = Int(size)
+            if bigEndian {
+                for i in 0..<n { u = u << 8 | UInt64(b[i]) }
+            } else {
+                for i in (0..<n).reversed() { u = u << 8 | UInt64(b[i]) }
+            }
+            v = u
         }
         return v == invalid ? nil : v
     }

@@ -66,27 +66,31 @@ struct FITRecordReader: FITMessageHandler {
             )
             return
         }
-        var fix = Fix(lat: lat, lon: lon)
+        var stamp: Timestamp?
         if let time {
             if time >= Self.minimumUTC {
-                fix.time = Timestamp(milliseconds: (Int64(time) + Self.epoch) * 1000)
+                stamp = Timestamp(milliseconds: (Int64(time) + Self.epoch) * 1000)
             } else {
                 deviceTime += 1
             }
         }
         // (value - 2500) / 5 is value / 5 - 500 rounded once instead of twice: 188.8, not
         // 188.79999999999995 (the subtraction of two whole numbers is exact).
-        if let a = plan.enhancedAltitude.value(p) ?? plan.altitude.value(p) { fix.alt = (a - 2500) / 5 }
-        if let s = plan.enhancedSpeed.value(p) ?? plan.speed.value(p), s >= 0 { fix.speed = s / 1000 }
-        if let h = plan.gpsAccuracy.value(p), h >= 0 { fix.hacc = h }
+        var alt: Double?
+        if let a = plan.enhancedAltitude.value(p) ?? plan.altitude.value(p) { alt = (a - 2500) / 5 }
+        var speed: Double?
+        if let s = plan.enhancedSpeed.value(p) ?? plan.speed.value(p), s >= 0 { speed = s / 1000 }
+        var hacc: Double?
+        if let h = plan.gpsAccuracy.value(p), h >= 0 { hacc = h }
         if newSegPending {
             seg += 1
             newSegPending = false
         }
-        fix.trace = trace
-        fix.seg = seg
         segHasFix = true
         fixes += 1
+        // Made whole in one initializer: filling in a `Fix(lat:lon:)` member by member
+        // made the compiler copy the 248-byte struct once a record.
+        var fix = Fix(time: stamp, lat: lat, lon: lon, alt: alt, hacc: hacc, speed: speed, trace: trace, seg: seg)
         try sink.emit(&fix)
     }
 }

@@ -3,67 +3,103 @@
 /// fix kept verbatim, in their input order. Numbers are the shortest text that reads back as
 /// the same double (`DecimalNumber`).
 public enum FixEncoder {
-    // Member prefixes as byte arrays: appending an array is one copy, where appending a
-    // StaticString's bytes goes through the generic sequence path.
-    static let timeKey = Array(#"{"time":""#.utf8)
-    static let latKey = Array(#""lat":"#.utf8)
-    static let keys: [FixField: [UInt8]] = Dictionary(
-        uniqueKeysWithValues: FixField.allCases.map { ($0, Array(",\"\($0.rawValue)\":".utf8)) })
-    static let lonKey = keys[.lon]!, altKey = keys[.alt]!, haccKey = keys[.hacc]!, vaccKey = keys[.vacc]!
-    static let speedKey = keys[.speed]!, courseKey = keys[.course]!, caccKey = keys[.cacc]!
-    static let hdopKey = keys[.hdop]!, vdopKey = keys[.vdop]!, pdopKey = keys[.pdop]!, satKey = keys[.sat]!
-    static let nameKey = keys[.name]!, traceKey = keys[.trace]!, segKey = keys[.seg]!
-
+    /// Appends one line. The line is built on the stack, through a pointer, and appended
+    /// once: an append per member costs more than writing the digits.
     public static func encode(_ fix: Fix, into out: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maxWidth(fix)) { b in
+            guard let p = b.baseAddress else { return }
+            let n = encode(fix, to: p)
+            out.append(contentsOf: UnsafeBufferPointer(start: p, count: n))
+        }
+    }
+
+    /// The most bytes `encode(_:to:)` writes for `fix`.
+    @inline(__always)
+    static func maxWidth(_ fix: Fix) -> Int {
+        // 128 covers `{"time":"…",`, `,"sat":` and `,"seg":` with 20 digits each, and `}\n`;
+        // each other member is its key (at most 10 bytes with the comma) and its value.
+        var width = 128 + fix.extra.count
+        @inline(__always) func number(_ v: Double?) {
+            if let v { width += 10 + DecimalNumber.maxWidth(v) }
+        }
+        width += 6 + DecimalNumber.maxWidth(fix.lat) + 7 + DecimalNumber.maxWidth(fix.lon)
+        number(fix.alt)
+        number(fix.hacc)
+        number(fix.vacc)
+        number(fix.speed)
+        number(fix.course)
+        number(fix.cacc)
+        number(fix.hdop)
+        number(fix.vdop)
+        number(fix.pdop)
+        if let v = fix.name { width += 10 + stringWidth(v) }
+        if let v = fix.trace { width += 10 + stringWidth(v) }
+        return width
+    }
+
+    /// Writes the line for `fix` at `p`, which has room for `maxWidth(fix)` bytes, and returns
+    /// its length.
+    @inline(__always)
+    static func encode(_ fix: Fix, to p: UnsafeMutablePointer<UInt8>) -> Int {
+        var at = p
+        @inline(__always) func key(_ k: StaticString) {
+            UnsafeMutableRawPointer(at).copyMemory(from: k.utf8Start, byteCount: k.utf8CodeUnitCount)
+            at += k.utf8CodeUnitCount
+        }
+        @inline(__always) func number(_ k: StaticString, _ v: Double?) {
+            guard let v else { return }
+            key(k)
+            at += DecimalNumber.write(v, to: at)
+        }
         // lat is always there, so every member after it starts with a comma.
         if let t = fix.time {
-            out.append(contentsOf: timeKey)
-            t.write(into: &out)
-            out.append(UInt8(ascii: "\""))
-            out.append(UInt8(ascii: ","))
+            key(#"{"time":""#)
+            at += t.write(to: at)
+            key(#"","lat":"#)
         } else {
-            out.append(UInt8(ascii: "{"))
+            key(#"{"lat":"#)
         }
-        out.append(contentsOf: latKey)
-        DecimalNumber.write(fix.lat, into: &out)
-        out.append(contentsOf: lonKey)
-        DecimalNumber.write(fix.lon, into: &out)
-        @inline(__always) func number(_ key: [UInt8], _ v: Double?) {
-            guard let v else { return }
-            out.append(contentsOf: key)
-            DecimalNumber.write(v, into: &out)
-        }
-        number(altKey, fix.alt)
-        number(haccKey, fix.hacc)
-        number(vaccKey, fix.vacc)
-        number(speedKey, fix.speed)
-        number(courseKey, fix.course)
-        number(caccKey, fix.cacc)
-        number(hdopKey, fix.hdop)
-        number(vdopKey, fix.vdop)
-        number(pdopKey, fix.pdop)
+        at += DecimalNumber.write(fix.lat, to: at)
+        key(#","lon":"#)
+        at += DecimalNumber.write(fix.lon, to: at)
+        number(#","alt":"#, fix.alt)
+        number(#","hacc":"#, fix.hacc)
+        number(#","vacc":"#, fix.vacc)
+        number(#","speed":"#, fix.speed)
+        number(#","course":"#, fix.course)
+        number(#","cacc":"#, fix.cacc)
+        number(#","hdop":"#, fix.hdop)
+        number(#","vdop":"#, fix.vdop)
+        number(#","pdop":"#, fix.pdop)
         if let v = fix.sat {
-            out.append(contentsOf: satKey)
-            writeInteger(v, into: &out)
+            key(#","sat":"#)
+            at += writeInteger(v, to: at)
         }
         if let v = fix.name {
-            out.append(contentsOf: nameKey)
-            writeString(v, into: &out)
+            key(#","name":"#)
+            at += writeString(v, to: at)
         }
         if let v = fix.trace {
-            out.append(contentsOf: traceKey)
-            writeString(v, into: &out)
+            key(#","trace":"#)
+            at += writeString(v, to: at)
         }
         if let v = fix.seg {
-            out.append(contentsOf: segKey)
-            writeInteger(v, into: &out)
+            key(#","seg":"#)
+            at += writeInteger(v, to: at)
         }
         if !fix.extra.isEmpty {
-            out.append(UInt8(ascii: ","))
-            out.append(contentsOf: fix.extra)
+            at[0] = UInt8(ascii: ",")
+            at += 1
+            fix.extra.withUnsafeBufferPointer { e in
+                guard let base = e.baseAddress else { return }
+                at.update(from: base, count: e.count)
+                at += e.count
+            }
         }
-        out.append(UInt8(ascii: "}"))
-        out.append(UInt8(ascii: "\n"))
+        at[0] = UInt8(ascii: "}")
+        at[1] = UInt8(ascii: "\n")
+        at += 2
+        return at - p
     }
 
     public static func line(_ fix: Fix) -> String {
@@ -71,6 +107,72 @@ public enum FixEncoder {
         encode(fix, into: &out)
         return String(decoding: out, as: UTF8.self)
     }
+}
+
+/// Writes a decimal integer at `p` (room for 20 bytes) and returns its length.
+@inline(__always)
+func writeInteger(_ v: Int, to p: UnsafeMutablePointer<UInt8>) -> Int {
+    var at = p
+    if v < 0 {
+        at[0] = UInt8(ascii: "-")
+        at += 1
+    }
+    let m = UInt64(v.magnitude)
+    let n = m == 0 ? 1 : DecimalNumber.digitCount(m)
+    DecimalNumber.writeDigits(m, count: n, endingAt: at + n)
+    return at + n - p
+}
+
+/// The most bytes `writeString` writes for `s`: every byte as `\u00XX`, and the quotes.
+@inline(__always)
+func stringWidth(_ s: String) -> Int { 2 + 6 * s.utf8.count }
+
+/// Writes `s` as `writeString(_:into:)` appends it, at `p` (room for `stringWidth(s)` bytes),
+/// and returns the length.
+func writeString(_ s: String, to p: UnsafeMutablePointer<UInt8>) -> Int {
+    var at = p
+    at[0] = UInt8(ascii: "\"")
+    at += 1
+    var s = s
+    s.withUTF8 { bytes in
+        guard let base = bytes.baseAddress else { return }
+        // Most strings need no escape: one check of every byte, then one copy.
+        var plain = true
+        for c in bytes where c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") {
+            plain = false
+            break
+        }
+        if plain {
+            at.update(from: base, count: bytes.count)
+            at += bytes.count
+            return
+        }
+        let hex: StaticString = "0123456789abcdef"
+        for c in bytes {
+            if c >= 0x20 && c != UInt8(ascii: "\"") && c != UInt8(ascii: "\\") {
+                at[0] = c
+                at += 1
+                continue
+            }
+            at[0] = UInt8(ascii: "\\")
+            switch c {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): at[1] = c
+            case 0x0A: at[1] = UInt8(ascii: "n")
+            case 0x0D: at[1] = UInt8(ascii: "r")
+            case 0x09: at[1] = UInt8(ascii: "t")
+            default:
+                at[1] = UInt8(ascii: "u")
+                at[2] = 48
+                at[3] = 48
+                at[4] = hex.utf8Start[Int(c >> 4)]
+                at[5] = hex.utf8Start[Int(c & 15)]
+                at += 4
+            }
+            at += 2
+        }
+    }
+    at[0] = UInt8(ascii: "\"")
+    return at + 1 - p
 }
 
 /// Appends a decimal integer.

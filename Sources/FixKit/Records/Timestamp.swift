@@ -78,9 +78,11 @@ extension Timestamp {
         }
     }
 
-    public init?(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0, millisecond: Int = 0) {
+    public init?(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0, millisecond: Int = 0)
+    {
         guard (1...12).contains(month), day >= 1, day <= Int(Timestamp.daysInMonth(Int64(year), Int64(month))),
-            (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second), (0...999).contains(millisecond)
+            (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second),
+            (0...999).contains(millisecond)
         else { return nil }
         let days = Timestamp.daysFromCivil(Int64(year), Int64(month), Int64(day))
         let secs = days * 86_400 + Int64(hour * 3600 + minute * 60 + second)
@@ -195,6 +197,21 @@ extension Timestamp {
     /// Years outside 0000...9999 cannot be written in RFC 3339; callers check `isWritable`
     /// (every reader does) and this clamps only as a last defence.
     public func write(into out: inout [UInt8]) {
+        // Built on the stack and appended once: per-byte appends cost more than the arithmetic.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Timestamp.maxWidth) { b in
+            guard let p = b.baseAddress else { return }
+            let n = write(to: p)
+            out.append(contentsOf: UnsafeBufferPointer(start: p, count: n))
+        }
+    }
+
+    /// The most bytes `write(to:)` writes: `9999-12-31T23:59:59.999Z`.
+    public static let maxWidth = 24
+
+    /// Writes what `write(into:)` appends at `b`, which has room for `maxWidth` bytes, and
+    /// returns how many bytes it wrote.
+    @inline(__always)
+    public func write(to b: UnsafeMutablePointer<UInt8>) -> Int {
         var ms = milliseconds
         let minMs = Timestamp.daysFromCivil(0, 1, 1) * 86_400_000
         let maxMs = Timestamp.daysFromCivil(10_000, 1, 1) * 86_400_000 - 1
@@ -208,34 +225,32 @@ extension Timestamp {
         let (y, m, d) = Timestamp.civilFromDays(days)
         let secOfDay = rem / 1000
         let frac = rem % 1000
-        // Built on the stack and appended once: per-byte appends cost more than the arithmetic.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { b in
-            @inline(__always) func two(_ at: Int, _ v: Int64) {
-                b[at] = UInt8(48 + v / 10)
-                b[at + 1] = UInt8(48 + v % 10)
-            }
-            two(0, y / 100)
-            two(2, y % 100)
-            b[4] = UInt8(ascii: "-")
-            two(5, m)
-            b[7] = UInt8(ascii: "-")
-            two(8, d)
-            b[10] = UInt8(ascii: "T")
-            two(11, secOfDay / 3600)
-            b[13] = UInt8(ascii: ":")
-            two(14, secOfDay / 60 % 60)
-            b[16] = UInt8(ascii: ":")
-            two(17, secOfDay % 60)
-            var n = 19
-            if frac != 0 {
-                b[19] = UInt8(ascii: ".")
-                b[20] = UInt8(48 + frac / 100)
-                two(21, frac % 100)
-                n = 23
-            }
-            b[n] = UInt8(ascii: "Z")
-            out.append(contentsOf: UnsafeBufferPointer(start: b.baseAddress, count: n + 1))
+        let pairs = DecimalNumber.digitPairs
+        @inline(__always) func two(_ at: Int, _ v: Int64) {
+            b[at] = pairs[2 * Int(v)]
+            b[at + 1] = pairs[2 * Int(v) + 1]
         }
+        two(0, y / 100)
+        two(2, y % 100)
+        b[4] = UInt8(ascii: "-")
+        two(5, m)
+        b[7] = UInt8(ascii: "-")
+        two(8, d)
+        b[10] = UInt8(ascii: "T")
+        two(11, secOfDay / 3600)
+        b[13] = UInt8(ascii: ":")
+        two(14, secOfDay / 60 % 60)
+        b[16] = UInt8(ascii: ":")
+        two(17, secOfDay % 60)
+        var n = 19
+        if frac != 0 {
+            b[19] = UInt8(ascii: ".")
+            b[20] = UInt8(48 + frac / 100)
+            two(21, frac % 100)
+            n = 23
+        }
+        b[n] = UInt8(ascii: "Z")
+        return n + 1
     }
 
     /// The RFC 3339 text, as `write(into:)` writes it.
