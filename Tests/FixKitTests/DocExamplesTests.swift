@@ -19,6 +19,9 @@ import Testing
 ///   `.build/` or a command of this file's skip list, so that a command cannot hide from the
 ///   test in a plain block.
 ///
+/// A record a page shows outside an example (a JSON object with a `trace`, maybe broken over
+/// lines to fit) must be one that an example prints, so that copies are checked as well.
+///
 /// How it runs: with bash and `set -o pipefail`, in a fresh scratch directory holding a copy of
 /// `samples/`, `man/` and the Makefile, `Tests` (a link to the package's, for the fixtures),
 /// `.build/release` (a link to the built products, so the README's `.build/release/X`
@@ -173,25 +176,32 @@ struct DocExamplesTests {
     }
 
     /// The examples of one file, in order, each with the earlier file-making commands.
-    static func examples(of file: String) throws -> [Example] {
+    /// The literal blocks of a man page, escapes turned back, or README's fenced blocks
+    /// (`console` ones when `console`, the others when not).
+    static func blocks(of file: String, console: Bool = true) throws -> [[(number: Int, text: String)]] {
         let text = try String(contentsOf: Tools.packageRoot.appendingPathComponent(file), encoding: .utf8)
-        var found: [Example] = []
         if file.hasSuffix(".md") {
-            for block in fencedBlocks(text) where block.info == "console" {
-                found += try examples(inBlock: block.lines, file: file)
+            return fencedBlocks(text).filter { ($0.info == "console") == console }.map(\.lines)
+        }
+        var blocks: [[(number: Int, text: String)]] = []
+        var block: [(number: Int, text: String)]?
+        for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            if raw.hasPrefix(".Bd -literal") {
+                block = []
+            } else if raw.hasPrefix(".Ed") {
+                if let b = block { blocks.append(b) }
+                block = nil
+            } else if block != nil {
+                block?.append((n + 1, unescape(String(raw))))
             }
-        } else {
-            var block: [(number: Int, text: String)]?
-            for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                if raw.hasPrefix(".Bd -literal") {
-                    block = []
-                } else if raw.hasPrefix(".Ed") {
-                    if let b = block { found += try examples(inBlock: b, file: file) }
-                    block = nil
-                } else if block != nil {
-                    block?.append((n + 1, unescape(String(raw))))
-                }
-            }
+        }
+        return blocks
+    }
+
+    static func examples(of file: String) throws -> [Example] {
+        var found: [Example] = []
+        for block in try blocks(of: file) {
+            found += try examples(inBlock: block, file: file)
         }
         var setup: [String] = []
         for i in found.indices {
@@ -352,6 +362,42 @@ struct DocExamplesTests {
                 "\(page) has no example that shows its output")
         }
         #expect(examples.count >= 80)
+    }
+
+    /// A record a page shows outside an example (the visit record, the events, fixstats'
+    /// summary: a JSON object with a `trace`, maybe broken over lines to fit) is a copy of one
+    /// an example prints, so that it is checked too.
+    @Test func shownRecordsAreExampleOutputs() throws {
+        let printed = Set(try Self.all().flatMap(\.shown))
+        var checked = 0
+        for file in Self.pages {
+            for block in try Self.blocks(of: file, console: false)
+            where !block.contains(where: { $0.text.hasPrefix("$ ") }) {
+                var record = ""
+                var first = 0
+                for line in block {
+                    let text = line.text.trimmingCharacters(in: .whitespaces)
+                    if text.hasPrefix("{") {
+                        record = ""
+                        first = line.number
+                    } else if record.isEmpty {
+                        continue
+                    }
+                    record += text
+                    let json = record.hasSuffix(",") ? String(record.dropLast()) : record
+                    guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] else {
+                        continue
+                    }
+                    if object["trace"] is String || (object["properties"] as? [String: Any])?["trace"] is String {
+                        let known = printed.contains(record)
+                        #expect(known, "\(file):\(first): this record is printed by no example: \(record)")
+                        checked += 1
+                    }
+                    record = ""
+                }
+            }
+        }
+        #expect(checked >= 10)
     }
 
     @Test func everySkipIsUsed() throws {
