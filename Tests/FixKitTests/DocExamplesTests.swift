@@ -15,9 +15,9 @@ import Testing
 ///   not an example.
 /// - In README.md, a fenced block marked ```` ```console ````, read the same way (without
 ///   escapes). Every other fenced block (records, messages, the source tree) shows no
-///   command: no line of it may start with `$ `, nor its first line with a tool's name,
-///   `.build/` or a command of this file's skip list, so that a command cannot hide from the
-///   test in a plain block.
+///   command: no line of it may start with `$ `, nor its first line with a tool's name or
+///   a command word (`.build/`, `swift`, `make`, `sudo`, `brew`, `printf`, `for`, `echo`),
+///   so that a command cannot hide from the test in a plain block.
 ///
 /// A record a page shows outside an example (a JSON object with a `trace`, maybe broken over
 /// lines to fit) must be one that an example prints, so that copies are checked as well.
