@@ -318,6 +318,47 @@ struct FenceIndexBruteForceTests {
         }
     }
 
+    /// Issue 11's setup at a sample's size: 20,000 fences of 5–200 m over a 100 km square, and
+    /// fixes with hacc uniform in 2–150 m that stop for a few fixes near fence after fence (in,
+    /// on the edge, just outside) and then move on: every rule, with and without --trace.
+    @Test(arguments: kinds)
+    func twentyThousandFencesOverAHundredKilometres(kind: FenceRuleKind) {
+        var r = Random(20_000 + UInt64(Self.kinds.firstIndex(of: kind)!))
+        let corner = (51.0, -0.8)
+        let fences = (0..<20_000).map { k -> Fence in
+            let c = Self.point(corner, east: r.range(0, 100_000), north: r.range(0, 100_000))
+            return Fence(id: "f\(k)", lat: c.0, lon: c.1, radius: r.range(5, 200))
+        }
+        var fixes: [FixPoint] = []
+        var t = 1_767_258_000.0
+        for _ in 0..<16 {
+            // Mostly the larger fences, which fixes of this accuracy can be sure to be in.
+            var f = fences[r.int(fences.count)]
+            while f.radius < 60, r.chance(0.8) { f = fences[r.int(fences.count)] }
+            let offset = r.range(0, 1.2) * f.radius
+            let heading = r.range(0, 2 * .pi)
+            let still = r.chance(0.5)
+            for _ in 0..<(4 + r.int(5)) {
+                t += 1
+                let hacc = r.chance(0.5) ? r.range(2, 150) : r.range(2, 20)
+                let p = Self.point(
+                    (f.lat, f.lon), east: offset * cos(heading) + r.gauss() * hacc * 0.5,
+                    north: offset * sin(heading) + r.gauss() * hacc * 0.5)
+                fixes.append(
+                    FixPoint(
+                        lat: p.0, lon: p.1, time: Timestamp(seconds: t), speed: still ? r.range(0, 0.3) : 1.4,
+                        sigma: hacc))
+            }
+        }
+        let events = Self.compare(
+            fences: fences, fixes: fixes, settings: Self.settings(kind, assume: false), limit: nil, trace: false,
+            "20,000 fences, \(kind)")
+        #expect(events >= 2, "only \(events) events")
+        Self.compare(
+            fences: fences, fixes: Array(fixes.prefix(25)), settings: Self.settings(kind, assume: false), limit: nil,
+            trace: true, "20,000 fences, \(kind), --trace")
+    }
+
     /// The tool itself on the cases the fuzzing campaign found: a fix at 0,0 among London
     /// fences under `--limit 2`, and `--limit 2 --rule adaptive` with fences 1,000 km apart
     /// (which did not finish before). The test finishing is the check that it no longer hangs;
