@@ -140,6 +140,60 @@ struct SteadyRuleTests {
         }
     }
 
+    /// Walking past at 95 m from the centre (inside the fence for 62 m, at most 5 m deep): no more transitions
+    /// than confident makes on the same fixes, at every τ (issue 12's target).
+    @Test(arguments: [0.0, 10, 30, 60])
+    func skirtingNoWorseThanConfident(tau: Double) {
+        var r = FenceIndexBruteForceTests.Random(UInt64(300 + tau))
+        var steady = 0
+        var confident = 0
+        for _ in 0..<15 {
+            let n = Int(600 / 1.4) + 1
+            let east = (0..<n).map { -300 + 1.4 * Double($0) }
+            let fixes = Self.fixes(
+                &r, east: east, north: [Double](repeating: 95, count: n), speed: 1.4, tau: tau, withSpeed: true)
+            steady += Self.transitions(fixes, .steady).count
+            confident += Self.transitions(fixes, .confident).count
+        }
+        #expect(steady <= confident, "τ \(tau): steady \(steady), confident \(confident) over 15 walks")
+    }
+
+    /// The same through the tools: fixsim --noise-tau makes the wandering error (and the
+    /// Doppler speed), fencerule reads it. Three hours standing on the edge of the fence: steady
+    /// changes each trace at most once, confident many times.
+    @Test(arguments: [10.0, 60])
+    func fixsimStandingOnTheEdge(tau: Double) throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fixkit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fences = dir.appendingPathComponent("f.json")
+        try #"[{"id":"fence","lat":\#(Self.centre.lat),"lon":\#(Self.centre.lon),"radius":100}]"#.write(
+            to: fences, atomically: true, encoding: .utf8)
+        let sim = try Tools.run(
+            "fixsim",
+            [
+                "--origin", "\(Self.centre.lat),\(Self.centre.lon)", "--route", "100,0", "--pause", "3600", "--noise",
+                "8",
+                "--noise-tau", "\(tau)", "--traces", "3", "--seed", "\(Int(tau))",
+            ])
+        #expect(sim.status == 0, "\(sim.stderr)")
+        #expect(sim.lines.count == 3 * 3601)
+        var counts: [String: [String: Int]] = [:]
+        for rule in ["steady", "confident"] {
+            let run = try Tools.run("fencerule", ["--fences", fences.path, "--rule", rule], stdin: sim.stdout)
+            #expect(run.status == 0, "\(run.stderr)")
+            for e in try Tools.objects(run.stdout) {
+                counts[rule, default: [:]][e["trace"] as? String ?? "?", default: 0] += 1
+            }
+        }
+        let steady = counts["steady"] ?? [:]
+        let confident = (counts["confident"] ?? [:]).values.reduce(0, +)
+        #expect(steady.values.allSatisfy { $0 <= 1 }, "τ \(tau): steady \(steady)")
+        #expect(
+            confident >= 10 && steady.values.reduce(0, +) * 10 <= confident,
+            "τ \(tau): steady \(steady), confident \(confident)")
+    }
+
     // MARK: duration
 
     static func line(_ seconds: Double?, east: Double) -> String {
