@@ -107,6 +107,64 @@ struct StaySummaryTests {
         #expect(w.count == 100_000)
     }
 
+    /// Through the tool: one stay of 80,000 fixes (22 hours at 1 Hz with some gaps, none over
+    /// the hour) and a walk away; the visit's lat, lon and hacc are within the same tolerance of
+    /// the exact weighted median and 68th percentile, and it has every fix.
+    @Test func visitsToolOnALongStay() throws {
+        var r = FenceIndexBruteForceTests.Random(8)
+        let c = (lat: 48.85, lon: 2.35)
+        let frame = LocalFrame(lat: c.lat, lon: c.lon)
+        var t = 1_767_258_000.0
+        var points: [StayDetector.StayPoint] = []
+        for _ in 0..<80_000 {
+            t += r.chance(0.01) ? r.range(1, 600).rounded() : 1
+            let p = frame.degrees(east: 7 * r.gauss(), north: 7 * r.gauss())
+            points.append(
+                StayDetector.StayPoint(
+                    lat: p.lat, lon: p.lon, hacc: r.range(3, 60).rounded(), time: Timestamp(seconds: t)))
+        }
+        var text: [UInt8] = []
+        func write(_ p: StayDetector.StayPoint) {
+            var f = Fix(lat: p.lat, lon: p.lon)
+            f.time = p.time
+            f.hacc = p.hacc
+            FixEncoder.encode(f, into: &text)
+        }
+        for p in points { write(p) }
+        for k in 1...20 {
+            let p = frame.degrees(east: 300 + 20 * Double(k), north: 0)
+            write(StayDetector.StayPoint(lat: p.lat, lon: p.lon, hacc: 5, time: Timestamp(seconds: t + 10 * Double(k))))
+        }
+        let run = try Tools.run("visits", [], stdin: Data(text))
+        #expect(run.status == 0, "\(run.stderr)")
+        let visits = try Tools.objects(run.stdout)
+        #expect(visits.count == 1)
+        let v = try #require(visits.first)
+        let lat = try #require(v["lat"] as? Double)
+        let lon = try #require(v["lon"] as? Double)
+        let hacc = try #require(v["hacc"] as? Double)
+        #expect(v["fixes"] as? Int == points.count)
+        let w = Self.weights(points)
+        let exactLat = Self.exactQuantile(points.map(\.lat), w, 0.5)
+        let exactLon = Self.exactQuantile(points.map(\.lon), w, 0.5)
+        #expect(abs(lat - exactLat) <= 1e-7, "lat off by \(lat - exactLat)°")
+        #expect(abs(lon - exactLon) <= 1e-7, "lon off by \(lon - exactLon)°")
+        let exactSpread = Self.exactQuantile(
+            points.map { Geodesy.distance(lat1: lat, lon1: lon, lat2: $0.lat, lon2: $0.lon) }, w, 0.68)
+        // 7 m of noise fills fewer than 65,536 cells of 1e-6° only at twice that size or more;
+        // the tolerance is the diagonal of the cells it ends with, counted as in the test above.
+        var size = 1e-6
+        while Set(
+            points.map { [Int(($0.lat / size).rounded(.down)), Int((($0.lon - points[0].lon) / size).rounded(.down))] }
+        ).count
+            > StaySummary.cellCapacity
+        {
+            size *= 2
+        }
+        #expect(
+            abs(hacc - exactSpread) <= Self.cellDiagonal(size, lat: c.lat) * 1.01, "hacc \(hacc), exact \(exactSpread)")
+    }
+
     /// The selection against a sort, over many generated inputs: ties, zero weights, a few
     /// values or many, any quantile.
     @Test func selectionEqualsSort() {
