@@ -7,9 +7,9 @@ import Testing
 /// decoder found, without a second scan): for generated lines, with the course first, in the
 /// middle or last, twice, with white space anywhere between tokens, and with "course" inside
 /// strings and nested objects, the output is byte for byte the line with its top-level
-/// `course` member removed by a second, independent scan (`RawRecord.removingMember`), and it
-/// parses (with Python's json, or JSONSerialization when python3 is absent) to the input's
-/// object without `course`.
+/// `course` member removed by a second, independent scan (`RawRecord.removingMember`), and,
+/// when python3 is present, it parses with Python's json to the input's object without
+/// `course`, members in the same order.
 struct CourseStripTests {
     /// Inserts white space after `{`, `:` and `,` and before `}` outside strings.
     static func spaced(_ line: String, _ r: inout FenceIndexBruteForceTests.Random) -> String {
