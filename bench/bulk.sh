@@ -86,7 +86,7 @@ path="PATH=$(q "$tools"):\$PATH"
 spark="$path SPARK_LOCAL_IP=127.0.0.1 python3 $(q "$root/contrib/spark/fixkit_pipe.py") --master 'local[$JOBS]'"
 args=(-n "one process" "cd $(q "$rides") && $path && gpx2fix ride-*.gpx | fixfilter | fixstats > /dev/null"
     -n "parallel -j$JOBS" "cd $(q "$rides") && $path && parallel -j $JOBS 'gpx2fix {} | fixfilter | fixstats' ::: ride-*.gpx > /dev/null"
-    -n "fixes: one process" "$path fixfilter $(q "$fixes") | fixstats > /dev/null")
+    -n "fixes: one process" "$path && fixfilter $(q "$fixes") | fixstats > /dev/null")
 ((have_gpsbabel)) && args+=(-n "gpsbabel loop" "cd $(q "$rides") && for f in ride-*.gpx; do gpsbabel -i gpx -f \"\$f\" -o unicsv -F /dev/null; done")
 ((have_spark)) && args+=(
     -n "spark: rides" "$spark --files-from $(q "$list") 'fixfilter | fixstats' - 2>/dev/null > /dev/null"
