@@ -9,25 +9,37 @@ struct BulkRecipesTests {
         "GNU parallel is not installed (apt-get install parallel): the README's parallel recipes are not run"
     static let python3Missing = "python3 is not installed: bench/gen_rides.py cannot write the rides"
 
-    /// The commands of the section's first code block, continuation lines joined, comments
-    /// left out.
+    /// The commands (`$ ` lines, continuation lines joined) of the section's console blocks.
     static func readmeRecipes() throws -> [String] {
         let readme = try String(contentsOf: Tools.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
         guard let section = readme.range(of: "## Many rides at once\n") else {
             throw TestFailure("README.md has no 'Many rides at once' section")
         }
         let rest = readme[section.upperBound...]
-        guard let open = rest.range(of: "```\n"), let close = rest[open.upperBound...].range(of: "```") else {
-            throw TestFailure("the section has no code block")
-        }
+        let body = rest.range(of: "\n## ").map { rest[..<$0.lowerBound] } ?? rest
         var commands: [String] = []
-        var pending = ""
-        for line in rest[open.upperBound..<close.lowerBound].split(separator: "\n") where !line.hasPrefix("#") {
-            if line.hasSuffix("\\") {
-                pending += line.dropLast() + " "
+        var pending: String?
+        var inBlock = false
+        for line in body.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("```") {
+                inBlock = line == "```console"
+                continue
+            }
+            guard inBlock else { continue }
+            if let p = pending {
+                pending = p + line
+            } else if line.hasPrefix("$ ") {
+                pending = String(line.dropFirst(2))
             } else {
-                commands.append(pending + line)
-                pending = ""
+                continue
+            }
+            if let p = pending {
+                if p.hasSuffix("\\") {
+                    pending = p.dropLast() + " "
+                } else {
+                    commands.append(p)
+                    pending = nil
+                }
             }
         }
         return commands
