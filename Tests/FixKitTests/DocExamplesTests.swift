@@ -73,6 +73,7 @@ struct DocExamplesTests {
         ("README.md", "swift build", "builds the package: the suite runs on the products it was built with"),
         ("README.md", "swift test", "runs this test suite"),
         ("README.md", "make build", "builds the package: the suite runs on the products it was built with"),
+        ("README.md", "parallel -j 2 --sshlogin", "needs ssh hosts (BulkRecipesTests runs it with --sshlogin : alone)"),
         ("man/gpx2fix.1", "gpspipe -w", "needs gpsd and a receiver (LiveGPSDTests replays one with gpsfake)"),
     ]
 
