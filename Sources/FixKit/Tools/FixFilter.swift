@@ -36,14 +36,16 @@ public struct FixFilter: Tool {
                 help: "Fix the clock at TIME (RFC 3339); fixes S or more seconds in the future are rejected too."),
             OptionSpec("max-speed", value: "V", help: "Reject a reported speed above V m/s (default 80, or off)."),
             OptionSpec(
-                "course", value: "MODE",
+                "course", value: "MODE", choices: ["strip", "reject", "keep", "off"],
                 help:
                     "A course without a valid cacc (present, >= 0): strip it (default), reject the fix, or keep it (also: off)."
             ),
             OptionSpec(
                 "min-move", value: "M",
                 help: "Reject a fix less than M metres from the last fix passed on its trace (default 10, or off)."),
-            OptionSpec("preset", value: "NAME", help: "Start from a preset's values (see below); several: a,b."),
+            OptionSpec(
+                "preset", value: "NAME", choices: FilterPreset.all.map(\.name),
+                help: "Start from a preset's values (see below); several: a,b."),
             OptionSpec(
                 "rejects", value: "FILE", help: "Write every rejected fix there, unchanged, with \"reason\" added."),
             OptionSpec("stats", help: "Write counts per reason on standard error at the end."),
@@ -127,7 +129,8 @@ public struct FixFilter: Tool {
         // A trace whose time jumps back by more than --max-age loses every fix until its time
         // catches up: said once per trace, at the second fix of such a run, since two
         // recordings given one trace name look like that.
-        func watchAge(_ verdict: Verdict, _ fix: Fix, _ state: inout TraceFilterState, _ name: InputName, _ number: Int) {
+        func watchAge(_ verdict: Verdict, _ fix: Fix, _ state: inout TraceFilterState, _ name: InputName, _ number: Int)
+        {
             guard rules.now == nil, let maxAge else { return }
             guard case .reject(.age) = verdict else {
                 state.ageRun = 0
@@ -135,7 +138,8 @@ public struct FixFilter: Tool {
             }
             state.ageRun += 1
             if state.ageRun == 1 { state.ageRunStart = (number, name, fix.time) }
-            guard state.ageRun == 2, !state.saidBackInTime, let start = state.ageRunStart, let clock = state.clock else { return }
+            guard state.ageRun == 2, !state.saidBackInTime, let start = state.ageRunStart, let clock = state.clock
+            else { return }
             state.saidBackInTime = true
             let trace = fix.trace.map { "trace \"\($0)\"" } ?? "the fixes without trace"
             let to = start.time.map { " to \($0.rfc3339)" } ?? ""
