@@ -68,8 +68,7 @@ public struct ParsedOptions: Sendable {
         }
         if let range, !range.contains(v) {
             throw UsageError(
-                "--\(name) \(text) is out of range: expected \(DecimalNumber.text(range.lowerBound)) to \(range.upperBound == .greatestFiniteMagnitude ? "any larger number" : DecimalNumber.text(range.upperBound))"
-            )
+                "--\(name) \(text) is out of range: expected \(DecimalNumber.text(range.lowerBound)) to \(range.upperBound == .greatestFiniteMagnitude ? "any larger number" : DecimalNumber.text(range.upperBound))")
         }
         return v
     }
