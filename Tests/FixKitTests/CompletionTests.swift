@@ -137,6 +137,53 @@ struct CompletionTests {
         #expect(load.out == "_\(tool)\n", "zsh compinit: \(load.out) \(load.stderr)")
     }
 
+    /// zsh offers what the tables say: each tool's script is loaded by compinit in an
+    /// interactive zsh on a pseudo-terminal (Support/zsh-complete.zsh), and the words it
+    /// hands to compadd for "TOOL --" and for each option's value are compared.
+    @Test(
+        .enabled(
+            if: Tools.which("zsh") != nil, "zsh is not installed (apt-get install zsh): its completions are not tried"))
+    func zshCompletesOptionsAndValues() throws {
+        let zsh = try #require(Tools.which("zsh"))
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fixkit-zsh-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(
+            at: dir.appendingPathComponent("fpath"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var lines: [String] = []
+        for description in Self.tools {
+            try description.completionScript(.zsh).write(
+                to: dir.appendingPathComponent("fpath/_\(description.name)"), atomically: true, encoding: .utf8)
+            lines.append("\(description.name) --")
+            for option in description.options where option.completionValue != .none && option.completionValue != .file {
+                lines.append("\(description.name) --\(option.name) ")
+            }
+        }
+        let out = dir.appendingPathComponent("out")
+        let driver = Tools.packageRoot.appendingPathComponent("Tests/FixKitTests/Support/zsh-complete.zsh")
+        let r = try Tools.runExecutable(
+            zsh, ["-f", driver.path, dir.appendingPathComponent("fpath").path, out.path] + lines)
+        #expect(r.status == 0, "\(r.stderr)")
+        var offered: [String: Set<String>] = [:]
+        for record in try String(contentsOf: out, encoding: .utf8).split(separator: "\n") {
+            let parts = record.split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2 else { continue }
+            offered[String(parts[0]), default: []].formUnion(parts[1].split(separator: " ").map(String.init))
+        }
+        for description in Self.tools {
+            let t = description.name
+            #expect(offered["\(t) --"] == Set(description.options.map { "--" + $0.name }), "zsh: \(t) --")
+            for option in description.options {
+                switch option.completionValue {
+                case .words(let words):
+                    #expect(offered["\(t) --\(option.name) "] == Set(words), "zsh: \(t) --\(option.name)")
+                case .free: #expect(offered["\(t) --\(option.name) "] == [], "zsh: \(t) --\(option.name)")
+                case .directory: #expect(offered["\(t) --\(option.name) "] != nil, "zsh: \(t) --\(option.name)")
+                case .none, .file: break
+                }
+            }
+        }
+    }
+
     @Test(
         .enabled(
             if: Tools.which("fish") != nil,
