@@ -2,7 +2,8 @@
 #
 #   make                          release build in .build
 #   make test                     swift test
-#   make install PREFIX=~/.local  binaries to PREFIX/bin, man pages to PREFIX/share/man
+#   make install PREFIX=~/.local  binaries to PREFIX/bin, man pages to PREFIX/share/man,
+#                                 bash, zsh and fish completions under PREFIX/share
 #   make lint-man                 check the man pages with mandoc -Tlint
 #
 # SCRATCH is SwiftPM's scratch path (.build, as `swift build` uses by default); BUILD_DIR is
@@ -15,6 +16,11 @@ SCRATCH  ?= .build
 BUILD_DIR ?= $(SCRATCH)/release
 BINDIR   = $(DESTDIR)$(PREFIX)/bin
 MANDIR   = $(DESTDIR)$(PREFIX)/share/man
+# Completions, each made by the built tool from its option table (TOOL --completions SHELL),
+# where bash-completion, zsh and fish look for them under a prefix.
+BASHCOMPDIR = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR  = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+FISHCOMPDIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 
 SWIFT    ?= swift
 MANDOC   ?= mandoc
@@ -44,11 +50,19 @@ install:
 	for t in $(TOOLS); do $(INSTALL) -m 755 $(BUILD_DIR)/$$t $(BINDIR)/$$t; done
 	$(INSTALL) -m 644 $(MAN1) $(MANDIR)/man1/
 	$(INSTALL) -m 644 $(MAN5) $(MANDIR)/man5/
+	$(INSTALL) -d $(BASHCOMPDIR) $(ZSHCOMPDIR) $(FISHCOMPDIR)
+	for t in $(TOOLS); do \
+	    $(BUILD_DIR)/$$t --completions bash > $(BASHCOMPDIR)/$$t && \
+	    $(BUILD_DIR)/$$t --completions zsh > $(ZSHCOMPDIR)/_$$t && \
+	    $(BUILD_DIR)/$$t --completions fish > $(FISHCOMPDIR)/$$t.fish && \
+	    chmod 644 $(BASHCOMPDIR)/$$t $(ZSHCOMPDIR)/_$$t $(FISHCOMPDIR)/$$t.fish || exit 1; \
+	done
 
 uninstall:
 	for t in $(TOOLS); do rm -f $(BINDIR)/$$t; done
 	for m in $(MAN1); do rm -f $(MANDIR)/man1/$${m#man/}; done
 	for m in $(MAN5); do rm -f $(MANDIR)/man5/$${m#man/}; done
+	for t in $(TOOLS); do rm -f $(BASHCOMPDIR)/$$t $(ZSHCOMPDIR)/_$$t $(FISHCOMPDIR)/$$t.fish; done
 
 # mandoc -Tlint on every page. The pages refer to each other with .Xr, and mandoc looks for
 # those only among the manuals installed in the base system, so until FixKit is installed

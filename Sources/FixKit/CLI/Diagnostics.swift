@@ -14,6 +14,8 @@ public final class Diagnostics {
     public let strict: Bool
     public private(set) var problemCount = 0
     let fd: Int32
+    /// A progress line on the same standard error, erased before every message.
+    var statusLine: ProgressLine?
 
     public init(tool: String, strict: Bool, fd: Int32 = 2) {
         self.tool = tool
@@ -40,6 +42,7 @@ public final class Diagnostics {
     }
 
     func emit(_ line: String) {
+        statusLine?.clear()
         var bytes = Array(line.utf8)
         bytes.append(0x0A)
         bytes.withUnsafeBytes { raw in

@@ -7,10 +7,14 @@ public struct OptionSpec: Sendable {
     public var value: String?
     /// One or two sentences for `--help`.
     public var help: String
+    /// The values the option takes when they are a fixed list (`--rule`), for shell
+    /// completion; empty when any value of its kind goes.
+    public var choices: [String]
 
-    public init(_ name: String, value: String? = nil, help: String) {
+    public init(_ name: String, value: String? = nil, choices: [String] = [], help: String) {
         self.name = name
         self.value = value
+        self.choices = choices
         self.help = help
     }
 

@@ -104,6 +104,9 @@ public enum ToolMain {
         signal(SIGPIPE, SIG_IG)
         let description = T.description
         let output = OutputSink(fd: outputFD)
+        if let first = arguments.first, first == "--completions" || first.hasPrefix("--completions=") {
+            return completions(description, arguments, output: output, errorFD: errorFD)
+        }
         let options: ParsedOptions
         do {
             options = try ParsedOptions(arguments: arguments, table: description.options)
@@ -161,6 +164,31 @@ public enum ToolMain {
             return 1
         }
         return diagnostics.exitStatus
+    }
+
+    /// `TOOL --completions SHELL`: the shell's completion script on standard output. Hidden
+    /// (not in the option table, so not in --help): it is for `make install` and packagers,
+    /// and only as the first and only option.
+    static func completions(_ description: ToolDescription, _ arguments: [String], output: OutputSink, errorFD: Int32)
+        -> Int32
+    {
+        var words = arguments
+        if let eq = words[0].firstIndex(of: "=") {
+            words = [String(words[0][..<eq]), String(words[0][words[0].index(after: eq)...])] + words.dropFirst()
+        }
+        let shells = CompletionShell.allCases.map(\.rawValue).joined(separator: ", ")
+        guard words.count == 2, let shell = CompletionShell(rawValue: words[1]) else {
+            return usage(description.name, "--completions needs a shell (\(shells)) and nothing else", fd: errorFD)
+        }
+        do {
+            try output.write(description.completionScript(shell))
+            try output.flush()
+        } catch {
+            if error == .closed { return 0 }
+            Diagnostics(tool: description.name, strict: false, fd: errorFD).note(error.message)
+            return 1
+        }
+        return 0
     }
 
     static func usage(_ tool: String, _ message: String, fd: Int32 = 2) -> Int32 {

@@ -118,6 +118,8 @@ public final class InputReader {
     /// test can deliver a file in pieces of any size, as a pipe or a live feed does.
     var readSizeLimit: ((Int) -> Int)?
     private var reads = 0
+    /// Bytes read from the descriptor so far (gzip data as stored), for progress lines.
+    public private(set) var bytesRead: Int64 = 0
 
     private func rawRead(into p: UnsafeMutableRawPointer, capacity: Int) throws -> Int {
         var capacity = capacity
@@ -127,7 +129,10 @@ public final class InputReader {
         }
         while true {
             let n = Glibc_read(fd, p, capacity)
-            if n >= 0 { return n }
+            if n >= 0 {
+                bytesRead += Int64(n)
+                return n
+            }
             if errno == EINTR { continue }
             throw InputError(name: name, errno: errno)
         }

@@ -29,7 +29,9 @@ public struct FenceRuleTool: Tool {
                 help:
                     "The fences: a JSON array of {id, lat, lon, radius} or a GeoJSON FeatureCollection of Points with a radius property (required)."
             ),
-            OptionSpec("rule", value: "RULE", help: "confident (default), adaptive, steady or naive."),
+            OptionSpec(
+                "rule", value: "RULE", choices: ["confident", "adaptive", "steady", "naive"],
+                help: "confident (default), adaptive, steady or naive."),
             OptionSpec("enter", value: "P", help: "Enter when P(inside) is above P (default 0.9)."),
             OptionSpec("exit", value: "P", help: "Exit when P(inside) is below P (default 0.1)."),
             OptionSpec("dwell", value: "N", help: "Consecutive contradicting fixes before a change (default 3)."),
@@ -42,7 +44,9 @@ public struct FenceRuleTool: Tool {
             OptionSpec(
                 "still-speed", value: "V",
                 help: "steady: a Doppler speed of at most V m/s is a user standing still (default 0.5)."),
-            OptionSpec("assume", value: "STATE", help: "How a fence starts: outside (default) or inside."),
+            OptionSpec(
+                "assume", value: "STATE", choices: ["outside", "inside"],
+                help: "How a fence starts: outside (default) or inside."),
             OptionSpec(
                 "default-hacc", value: "M",
                 help: "The hacc of fixes that have none (default 10), said once on standard error."),

@@ -36,14 +36,16 @@ public struct FixFilter: Tool {
                 help: "Fix the clock at TIME (RFC 3339); fixes S or more seconds in the future are rejected too."),
             OptionSpec("max-speed", value: "V", help: "Reject a reported speed above V m/s (default 80, or off)."),
             OptionSpec(
-                "course", value: "MODE",
+                "course", value: "MODE", choices: ["strip", "reject", "keep", "off"],
                 help:
                     "A course without a valid cacc (present, >= 0): strip it (default), reject the fix, or keep it (also: off)."
             ),
             OptionSpec(
                 "min-move", value: "M",
                 help: "Reject a fix less than M metres from the last fix passed on its trace (default 10, or off)."),
-            OptionSpec("preset", value: "NAME", help: "Start from a preset's values (see below); several: a,b."),
+            OptionSpec(
+                "preset", value: "NAME", choices: FilterPreset.all.map(\.name),
+                help: "Start from a preset's values (see below); several: a,b."),
             OptionSpec(
                 "rejects", value: "FILE", help: "Write every rejected fix there, unchanged, with \"reason\" added."),
             OptionSpec("stats", help: "Write counts per reason on standard error at the end."),

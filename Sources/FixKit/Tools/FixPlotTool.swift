@@ -27,7 +27,8 @@ public struct FixPlotTool: Tool {
             OptionSpec("title", value: "TEXT", help: "A title above the map."),
             OptionSpec("only", value: "NAME", help: "Draw the records of trace NAME alone."),
             OptionSpec(
-                "color", value: "BY", help: "trace (default): a colour per trace; time: colour by time, with a key."),
+                "color", value: "BY", choices: ["trace", "time"],
+                help: "trace (default): a colour per trace; time: colour by time, with a key."),
             OptionSpec("hacc", help: "Draw each fix's accuracy circle (hacc)."),
             OptionSpec("enter", value: "P", help: "The enter threshold drawn on the P(inside) strip (default 0.9)."),
             OptionSpec("exit", value: "P", help: "The exit threshold drawn on the P(inside) strip (default 0.1)."),

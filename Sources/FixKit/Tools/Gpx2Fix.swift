@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// gpx2fix: GPS files in, one fix a line out.
 public struct Gpx2Fix: Tool {
     public static let description = ToolDescription(
@@ -29,13 +35,19 @@ public struct Gpx2Fix: Tool {
                 "date", value: "YYYY-MM-DD",
                 help: "The UTC date of an NMEA log's first fixes when it has no RMC or ZDA date; dates in the log win."),
             OptionSpec(
-                "format", value: "NAME",
+                "format", value: "NAME", choices: InputFormats.all.map { $0.name } + ["help"],
                 help:
                     "Read every input as format NAME instead of recognising each from its content; --format help lists the formats."
             ),
             OptionSpec(
                 "trace-name", value: "NAME",
                 help: "Give every fix read the trace NAME (standard input has no file name to take one from)."),
+            OptionSpec(
+                "progress",
+                help:
+                    "Show a progress line on standard error (files, MB read, MB/s) even when it is not a terminal; by default only a terminal shows one, on runs of over a second."
+            ),
+            OptionSpec("no-progress", help: "Never show the progress line (wins over --progress)."),
         ])
 
     let waypoints: Bool
@@ -47,6 +59,10 @@ public struct Gpx2Fix: Tool {
     /// `--format help`: list the formats instead of reading.
     let listFormats: Bool
     let traceName: String?
+    let progress: ProgressLine.Mode
+    /// Whether a descriptor is a terminal, and the clock: injected by tests of the progress line.
+    var isTerminal: (Int32) -> Bool = { isatty($0) == 1 }
+    var clock: () -> Double = ProgressLine.monotonicSeconds
 
     public init(options: ParsedOptions) throws {
         waypoints = options.has("waypoints")
@@ -76,6 +92,7 @@ public struct Gpx2Fix: Tool {
         } else {
             traceName = nil
         }
+        progress = options.has("no-progress") ? .off : options.has("progress") ? .on : .automatic
     }
 
     public mutating func run(inputs: [InputName], context: ToolContext) throws {
@@ -83,10 +100,31 @@ public struct Gpx2Fix: Tool {
             try context.output.write(InputFormats.helpText)
             return
         }
+        let line = ProgressLine.make(
+            mode: progress, tool: Self.description.name, total: inputs.count, errorFD: context.diagnostics.fd,
+            outputFD: context.output.fd, isTerminal: isTerminal, clock: clock)
+        var context = context
+        if let line {
+            let hook = context.beforeEachRead
+            context.beforeEachRead = {
+                hook?()
+                line.tick()
+            }
+            context.diagnostics.statusLine = line
+        }
+        defer {
+            line?.end()
+            context.diagnostics.statusLine = nil
+        }
         let sink = sink(context)
         for name in inputs {
-            guard let input = try context.open(name, decompressing: true) else { continue }
+            guard let input = try context.open(name, decompressing: true) else {
+                line?.finishInput()
+                continue
+            }
+            line?.current = input
             try read(input, into: sink, context: context)
+            line?.finishInput()
         }
     }
 
