@@ -344,7 +344,10 @@ struct DocExamplesTests {
         let shownOut = example.shown.filter { !Self.isDiagnostic($0) }
         let out = Self.lines(r.out)
         let err = Self.lines(r.stderr)
-        let allowed: Set<Int32> = shownErr.isEmpty ? [0] : [0, 1]
+        var allowed: Set<Int32> = shownErr.isEmpty ? [0] : [0, 1]
+        // A reader that stops early (`| head -4`) may end a stage before it (sed) by SIGPIPE,
+        // which pipefail reports as 141: how pipes work, not a failure of the example.
+        if example.command.contains("| head") { allowed.insert(141) }
         #expect(allowed.contains(r.status), "exit status \(r.status)\n\(r.stderr)")
         #expect(
             Self.matches(out, shownOut),

@@ -61,6 +61,26 @@ struct FixPoint {
 }
 
 extension FenceRuleSettings {
+    /// The start of every rule's step but naive's: whether `p` contradicts the state held
+    /// (below exit while inside, above enter while outside). If not, the dwell under way is
+    /// reset; if so, the fix is counted, and a new dwell is anchored at `previous`.
+    func countsContradiction(_ state: inout FenceState, p: Double, previous: FixPoint?) -> Bool {
+        let contradicting = state.inside ? p < exit : p > enter
+        guard contradicting else {
+            state.count = 0
+            state.effective = 0
+            state.moved = 0
+            state.anchor = nil
+            return false
+        }
+        if state.count == 0 {
+            state.anchor = previous
+            state.moved = 0
+        }
+        state.count += 1
+        return true
+    }
+
     /// Advances `state` by one fix at `distance` from the fence centre with probability `p` of
     /// being inside; `previous` is the trace's fix before this one.
     func step(
@@ -72,18 +92,7 @@ extension FenceRuleSettings {
             state.inside = inside
             return inside
         }
-        let contradicting = state.inside ? p < exit : p > enter
-        guard contradicting else {
-            state.count = 0
-            state.moved = 0
-            state.anchor = nil
-            return nil
-        }
-        if state.count == 0 {
-            state.anchor = previous
-            state.moved = 0
-        }
-        state.count += 1
+        guard countsContradiction(&state, p: p, previous: previous) else { return nil }
         if kind == .adaptive { state.moved = movement(state, fix: fix, previous: previous) }
         guard state.count >= dwell || (kind == .adaptive && state.moved >= dwellDistance) else { return nil }
         state.inside.toggle()

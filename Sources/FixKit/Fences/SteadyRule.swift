@@ -177,19 +177,7 @@ extension FenceRuleSettings {
                 return nil
             }
         }
-        let contradicting = state.inside ? p < exit : p > enter
-        guard contradicting else {
-            state.count = 0
-            state.effective = 0
-            state.moved = 0
-            state.anchor = nil
-            return nil
-        }
-        if state.count == 0 {
-            state.anchor = previous
-            state.moved = 0
-        }
-        state.count += 1
+        guard countsContradiction(&state, p: p, previous: previous) else { return nil }
         let ended: Bool
         switch o.regime {
         case .moving:
