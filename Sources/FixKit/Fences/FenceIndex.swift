@@ -14,8 +14,9 @@
 /// 2,000 km costs what one of 20 m does, and no cell size follows a median that may not
 /// represent the others. Cubes in Earth-centred coordinates have no poles or antimeridian to
 /// treat apart. Each level keeps its occupied cubes' Morton keys ascending, so that any
-/// aligned block of 2^t cubes a side is one run of keys: the levels are octrees without
-/// pointers, which a large query or a nearest-first search descends, skipping what is empty.
+/// aligned block of 2^t cubes a side is one run of keys (`MortonKeys.swift`): the levels are
+/// octrees without pointers, which a large query or a nearest-first search descends,
+/// skipping what is empty.
 ///
 /// Distances are `Geodesy.distance`, the one the rule measures with. Under 50 km it is the
 /// chord between the Earth-centred points, which the cubes bound exactly; farther it is
@@ -89,7 +90,9 @@ public final class FenceIndex {
             maxRadius[level] = max(maxRadius[level], f.radius)
             let cell = FenceIndex.cellSize(level)
             let c = centres[k]
-            order[k] = UInt64(level) << 54 | FenceIndex.morton(FenceIndex.cube(c.x, cell), FenceIndex.cube(c.y, cell), FenceIndex.cube(c.z, cell))
+            order[k] =
+                UInt64(level) << 54
+                | FenceIndex.morton(FenceIndex.cube(c.x, cell), FenceIndex.cube(c.y, cell), FenceIndex.cube(c.z, cell))
         }
         var originals = (0..<n).map { UInt32($0) }
         FenceIndex.radixSort(keys: &order, values: &originals)
@@ -173,111 +176,6 @@ public final class FenceIndex {
         return t * t
     }
 
-
-    /// The bits of `v` (18 used) spread to every third bit.
-    @inline(__always)
-    static func spread(_ v: UInt32) -> UInt64 {
-        var x = UInt64(v) & 0x3_FFFF
-        x = (x | x << 32) & 0x001F_0000_0000_FFFF
-        x = (x | x << 16) & 0x001F_0000_FF00_00FF
-        x = (x | x << 8) & 0x100F_00F0_0F00_F00F
-        x = (x | x << 4) & 0x10C3_0C30_C30C_30C3
-        x = (x | x << 2) & 0x1249_2492_4924_9249
-        return x
-    }
-
-    @inline(__always)
-    static func morton(_ i: UInt32, _ j: UInt32, _ l: UInt32) -> UInt64 {
-        spread(i) | spread(j) << 1 | spread(l) << 2
-    }
-
-    /// The inverse of `spread`.
-    static func compact(_ v: UInt64) -> UInt32 {
-        var x = v & 0x1249_2492_4924_9249
-        x = (x | x >> 2) & 0x10C3_0C30_C30C_30C3
-        x = (x | x >> 4) & 0x100F_00F0_0F00_F00F
-        x = (x | x >> 8) & 0x001F_0000_FF00_00FF
-        x = (x | x >> 16) & 0x001F_0000_0000_FFFF
-        x = (x | x >> 32) & 0x3_FFFF
-        return UInt32(x)
-    }
-
-    /// Least-significant-digit radix sort on the bits from `fromBit` up: stable, so pairs keep
-    /// their fence order within a cell. A million pairs sort in a few passes over memory, where a
-    /// comparison sort pays a closure call per comparison.
-    static func radixSort(_ a: inout [UInt64], fromBit: Int) {
-        var none: [UInt32] = []
-        radixSort(keys: &a, values: &none, fromBit: fromBit)
-    }
-
-    /// The same for keys with a value each (`values` empty: keys alone). Only the bits that
-    /// differ between keys are sorted on, 11 at a pass, with every pass's counts taken in one
-    /// read: the fences of one region share the high bits of their cubes' keys.
-    static func radixSort(keys a: inout [UInt64], values v: inout [UInt32], fromBit: Int = 0) {
-        guard a.count > 1 else { return }
-        let paired = !v.isEmpty
-        precondition(!paired || v.count == a.count, "radixSort: as many values as keys")
-        var all: UInt64 = ~0
-        var any: UInt64 = 0
-        for x in a {
-            all &= x
-            any |= x
-        }
-        let varying = (all ^ any) & (fromBit >= 64 ? 0 : ~0 << UInt64(fromBit))
-        guard varying != 0 else { return }
-        let low = varying.trailingZeroBitCount
-        let high = 64 - varying.leadingZeroBitCount
-        let digit = 11
-        let passes = (high - low + digit - 1) / digit
-        let buckets = 1 << digit
-        var counts = [Int](repeating: 0, count: passes * buckets)
-        counts.withUnsafeMutableBufferPointer { c in
-            for x in a {
-                for p in 0..<passes { c[p * buckets + Int((x >> UInt64(low + p * digit)) & UInt64(buckets - 1))] += 1 }
-            }
-        }
-        var scratch = [UInt64](repeating: 0, count: a.count)
-        var scratchValues = [UInt32](repeating: 0, count: paired ? v.count : 0)
-        for p in 0..<passes {
-            let shift = UInt64(low + p * digit)
-            a.withUnsafeMutableBufferPointer { src in
-                scratch.withUnsafeMutableBufferPointer { dst in
-                    v.withUnsafeMutableBufferPointer { srcV in
-                        scratchValues.withUnsafeMutableBufferPointer { dstV in
-                            counts.withUnsafeMutableBufferPointer { all in
-                                let c = UnsafeMutableBufferPointer(rebasing: all[(p * buckets)..<((p + 1) * buckets)])
-                                var sum = 0
-                                for b in 0..<buckets {
-                                    let n = c[b]
-                                    c[b] = sum
-                                    sum += n
-                                }
-                                let mask = UInt64(buckets - 1)
-                                if paired {
-                                    for i in 0..<src.count {
-                                        let x = src[i]
-                                        let b = Int((x >> shift) & mask)
-                                        dst[c[b]] = x
-                                        dstV[c[b]] = srcV[i]
-                                        c[b] += 1
-                                    }
-                                } else {
-                                    for x in src {
-                                        let b = Int((x >> shift) & mask)
-                                        dst[c[b]] = x
-                                        c[b] += 1
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-            swap(&a, &scratch)
-            if paired { swap(&v, &scratchValues) }
-        }
-    }
-
     /// The position of `key` in `keys`, if that cube holds fences.
     @inline(__always)
     private static func find(_ key: UInt64, in keys: UnsafeBufferPointer<UInt64>) -> Int? {
@@ -311,7 +209,9 @@ public final class FenceIndex {
     /// - Complexity: a binary search per level and the members of one cube for a margin ≤ 0;
     ///   otherwise proportional to the occupied cubes within the margin, plus a search down
     ///   each level's octree.
-    public func forEachWithin(_ point: Geodesy.Point, margin: Double, minRadius: Double = 0, _ body: (Int, Double) -> Void) {
+    public func forEachWithin(
+        _ point: Geodesy.Point, margin: Double, minRadius: Double = 0, _ body: (Int, Double) -> Void
+    ) {
         guard !fences.isEmpty, !margin.isNaN else { return }
         let current = margin > 0 ? nextStamp() : 0
         slots.withUnsafeBufferPointer { slots in
@@ -376,10 +276,12 @@ public final class FenceIndex {
         _ visit: (Int) -> Void
     ) {
         let lo = (
-            FenceIndex.cube(point.x - reach, cell), FenceIndex.cube(point.y - reach, cell), FenceIndex.cube(point.z - reach, cell)
+            FenceIndex.cube(point.x - reach, cell), FenceIndex.cube(point.y - reach, cell),
+            FenceIndex.cube(point.z - reach, cell)
         )
         let hi = (
-            FenceIndex.cube(point.x + reach, cell), FenceIndex.cube(point.y + reach, cell), FenceIndex.cube(point.z + reach, cell)
+            FenceIndex.cube(point.x + reach, cell), FenceIndex.cube(point.y + reach, cell),
+            FenceIndex.cube(point.z + reach, cell)
         )
         let a = FenceIndex.morton(lo.0, lo.1, lo.2)
         let b = FenceIndex.morton(hi.0, hi.1, hi.2)
@@ -421,7 +323,9 @@ public final class FenceIndex {
     /// The squared chord distance from `point` to the block of `side` metres whose first cube
     /// is (i, j, l).
     @inline(__always)
-    private static func blockGap(_ point: Geodesy.Point, _ i: UInt32, _ j: UInt32, _ l: UInt32, cell: Double, side: Double)
+    private static func blockGap(
+        _ point: Geodesy.Point, _ i: UInt32, _ j: UInt32, _ l: UInt32, cell: Double, side: Double
+    )
         -> Double
     {
         func axis(_ v: Double, _ n: UInt32) -> Double {
@@ -451,7 +355,10 @@ public final class FenceIndex {
         let current = nextStamp()
         var heap = NearestHeap()
         for (n, level) in levels.enumerated() {
-            heap.push(.init(bound: -level.maxRadius, isFence: false, level: Int32(n), shift: 54, prefix: 0, from: 0, to: level.keys.count))
+            heap.push(
+                .init(
+                    bound: -level.maxRadius, isFence: false, level: Int32(n), shift: 54, prefix: 0, from: 0,
+                    to: level.keys.count))
         }
         var found: [(index: Int, edge: Double)] = []
         while found.count < count, let e = heap.pop() {
@@ -469,14 +376,19 @@ public final class FenceIndex {
                         guard stamps[i] != current else { continue }
                         stamps[i] = current
                         let k = Int(originals[i])
-                        heap.push(.init(bound: edgeDistance(k, point), isFence: true, level: 0, shift: 0, prefix: UInt64(k), from: 0, to: 0))
+                        heap.push(
+                            .init(
+                                bound: edgeDistance(k, point), isFence: true, level: 0, shift: 0, prefix: UInt64(k),
+                                from: 0, to: 0))
                     }
                     return
                 }
                 let childShift = e.shift - 3
                 var start = e.from
                 for c in UInt64(0)..<8 {
-                    let end = c == 7 ? e.to : FenceIndex.lowerBound((e.prefix << 3 | (c + 1)) << childShift, keys, start, e.to)
+                    let end =
+                        c == 7
+                        ? e.to : FenceIndex.lowerBound((e.prefix << 3 | (c + 1)) << childShift, keys, start, e.to)
                     if start < end {
                         let p = e.prefix << 3 | c
                         var i: UInt32
@@ -490,15 +402,21 @@ public final class FenceIndex {
                             side = cell
                         } else {
                             let base = p << childShift
-                            (i, j, l) = (FenceIndex.compact(base), FenceIndex.compact(base >> 1), FenceIndex.compact(base >> 2))
+                            (i, j, l) = (
+                                FenceIndex.compact(base), FenceIndex.compact(base >> 1), FenceIndex.compact(base >> 2)
+                            )
                             side = cell * Double(UInt64(1) << (childShift / 3))
                         }
                         let gap = FenceIndex.blockGap(point, i, j, l, cell: cell, side: side).squareRoot()
                         // A fence entered here has its centre within reach(R) of the block, and
                         // chord ≤ chordPerDistance · d: its edge is at least this.
-                        let bound = max(0, gap - FenceIndex.reach(level.maxRadius)) / FenceIndex.chordPerDistance - level.maxRadius
+                        let bound =
+                            max(0, gap - FenceIndex.reach(level.maxRadius)) / FenceIndex.chordPerDistance
+                            - level.maxRadius
                         heap.push(
-                            .init(bound: bound, isFence: false, level: e.level, shift: childShift, prefix: p, from: start, to: end))
+                            .init(
+                                bound: bound, isFence: false, level: e.level, shift: childShift, prefix: p, from: start,
+                                to: end))
                     }
                     start = end
                 }
@@ -516,63 +434,7 @@ public final class FenceIndex {
         edgeDistance(k, Geodesy.Point(lat: lat, lon: lon))
     }
 
-    /// Bytes held by the index's own arrays (not the fences), for tests of its bound.
+    /// How many entries and occupied cubes the levels hold, for tests of the index's memory bound.
     var memberCount: Int { levels.reduce(0) { $0 + $1.members.count } }
     var cubeCount: Int { levels.reduce(0) { $0 + $1.keys.count } }
-}
-
-/// A binary min-heap of blocks and fences for `nearestEdges`: by bound, blocks before fences
-/// at an equal bound (a block may still hold a fence of that edge with a smaller number),
-/// fences by number.
-struct NearestHeap {
-    struct Entry {
-        var bound: Double
-        var isFence: Bool
-        var level: Int32
-        var shift: UInt64
-        /// A block's Morton prefix, or a fence's number.
-        var prefix: UInt64
-        var from: Int
-        var to: Int
-
-        @inline(__always)
-        static func before(_ a: Entry, _ b: Entry) -> Bool {
-            if a.bound != b.bound { return a.bound < b.bound }
-            if a.isFence != b.isFence { return !a.isFence }
-            return a.prefix < b.prefix
-        }
-    }
-
-    private var items: [Entry] = []
-
-    mutating func push(_ e: Entry) {
-        items.append(e)
-        var i = items.count - 1
-        while i > 0 {
-            let parent = (i - 1) / 2
-            guard Entry.before(items[i], items[parent]) else { break }
-            items.swapAt(i, parent)
-            i = parent
-        }
-    }
-
-    mutating func pop() -> Entry? {
-        guard let top = items.first else { return nil }
-        let last = items.removeLast()
-        if !items.isEmpty {
-            items[0] = last
-            var i = 0
-            while true {
-                let l = 2 * i + 1
-                let r = l + 1
-                var m = i
-                if l < items.count, Entry.before(items[l], items[m]) { m = l }
-                if r < items.count, Entry.before(items[r], items[m]) { m = r }
-                if m == i { break }
-                items.swapAt(i, m)
-                i = m
-            }
-        }
-        return top
-    }
 }
