@@ -14,7 +14,9 @@
 #   N          ride files (default 10000)
 #   POINTS     points a ride (default 1000)
 #   JOBS       parallel's -j and Spark's local[JOBS] (default 2)
-#   RUNS       timed runs of each command, after one warm-up run (default 3)
+#   RUNS       timed runs of each command, after the warm-up runs (default 3)
+#   WARMUP     warm-up runs of each command (default 1; 0 for the full-size run, whose
+#              files are read from the page cache anyway after the fixes are made)
 #   SPARK      0 to leave the Spark runs out (default 1; they need java and pyspark)
 #   GPX2FIX, FIXFILTER, FIXSTATS
 #              binaries to use (all three: no build is done)

@@ -59,7 +59,8 @@
 #
 # Time (hyperfine)
 #   run_hyperfine NAME [WHAT] -- HYPERFINE_ARG...
-#                                   runs hyperfine with one warm-up and $RUNS runs a command,
+#                                   runs hyperfine with $WARMUP warm-up runs (default 1) and
+#                                   $RUNS runs a command,
 #                                   exporting $out/NAME.md and $out/NAME.json, its output on
 #                                   stderr after "== hyperfine[: WHAT] (warm-up 1, $RUNS runs
 #                                   each)".                                 reads RUNS, out
@@ -226,8 +227,10 @@ run_hyperfine() { # NAME [WHAT] -- HYPERFINE_ARG...
         shift
     fi
     shift # --
-    echo "== hyperfine${what:+: $what} (warm-up 1, $RUNS runs each)" >&2
-    hyperfine --warmup 1 --runs "$RUNS" --export-markdown "$out/$name.md" --export-json "$out/$name.json" "$@" >&2
+    local warmup=${WARMUP:-1}
+    [[ $warmup =~ ^[0-9]+$ ]] || die "WARMUP must be a whole number, not '$warmup'"
+    echo "== hyperfine${what:+: $what} (warm-up $warmup, $RUNS runs each)" >&2
+    hyperfine --warmup "$warmup" --runs "$RUNS" --export-markdown "$out/$name.md" --export-json "$out/$name.json" "$@" >&2
 }
 
 summary_py_helpers=$(
