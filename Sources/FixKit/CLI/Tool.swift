@@ -89,7 +89,7 @@ public struct ToolContext {
 
 public enum ToolMain {
     /// Runs a tool with the process's arguments and standard streams; returns the exit status.
-    public static func run<T: Tool>(_ type: T.Type, arguments: [String] = Array(CommandLine.arguments.dropFirst()))
+    public static func run<T: Tool>(_ type: T.Type, arguments: [String] = Array(ByteText.arguments.dropFirst()))
         -> Int32
     {
         run(type, arguments: arguments, outputFD: 1, errorFD: 2)
@@ -134,6 +134,13 @@ public enum ToolMain {
             return 2
         } catch {
             diagnostics.note("\(error)")
+            return 2
+        }
+        // Standard output that is one of the inputs (`visits X >> X`) would read its own output.
+        if !description.operands.isEmpty, let out = FileIdentity(fd: outputFD),
+            let same = FileIdentity.input(among: options.inputs, sameAs: out)
+        {
+            diagnostics.note(FileIdentity.sameFileMessage("standard output", same))
             return 2
         }
         let context = ToolContext(output: output, diagnostics: diagnostics, beforeEachRead: beforeEachRead)
