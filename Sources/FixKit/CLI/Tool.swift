@@ -54,16 +54,22 @@ public struct ToolContext {
                     name, line: number,
                     "longer than \(InputReader.maxLineLength) bytes (1 MiB): no fix is that long; line skipped")
             }
-            try input.forEachLine(tooLong: tooLong) { line, number in
-                if line.allSatisfy(isXMLSpace) { return }
-                let fix: Fix
-                do throws(FixDecodingError) {
-                    fix = try decoder.decode(line)
-                } catch {
-                    try diagnostics.problem(name, line: number, error.message + "; line skipped")
-                    return
+            // A read that fails part way (EIO) is reported like a file that cannot be opened, after
+            // what was read before it, and the next input is read (as gpx2fix does).
+            do {
+                try input.forEachLine(tooLong: tooLong) { line, number in
+                    if line.allSatisfy(isXMLSpace) { return }
+                    let fix: Fix
+                    do throws(FixDecodingError) {
+                        fix = try decoder.decode(line)
+                    } catch {
+                        try diagnostics.problem(name, line: number, error.message + "; line skipped")
+                        return
+                    }
+                    try body(fix, line, decoder.course, name, number)
                 }
-                try body(fix, line, decoder.course, name, number)
+            } catch let error as InputError where error.name == name {
+                try diagnostics.problem(name, line: nil, error.reason)
             }
         }
     }
