@@ -28,7 +28,7 @@ public final class Diagnostics {
         problemCount += 1
         var text = tool + ": "
         if let input {
-            text += input.path
+            text += input.shown
             if let line { text += ":\(line)" }
             text += ": "
         }
@@ -43,7 +43,7 @@ public final class Diagnostics {
 
     func emit(_ line: String) {
         statusLine?.clear()
-        var bytes = Array(line.utf8)
+        var bytes = Array(printableMessage(line).utf8)
         bytes.append(0x0A)
         bytes.withUnsafeBytes { raw in
             var offset = 0

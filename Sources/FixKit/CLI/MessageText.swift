@@ -31,6 +31,34 @@ func escapedForMessage(_ bytes: some Collection<UInt8>) -> String {
     return out
 }
 
+/// A message line made safe for a terminal, whatever was put into it: control and format
+/// characters (but tab), and the bytes that `ByteText` holds, as `\xNN` (`\u{NNNN}` past
+/// U+00FF); everything else, backslashes included, as it is, so text already escaped by
+/// `escapedForMessage` is left alone. `Diagnostics` passes every line through it.
+func printableMessage(_ line: String) -> String {
+    func unprintable(_ s: Unicode.Scalar) -> Bool {
+        s.value < 0x20 ? s != "\t" : s.value >= 0x7F && (s.value < 0xA0 || s.properties.generalCategory.isControl)
+    }
+    guard line.unicodeScalars.contains(where: unprintable) else { return line }
+    var out = String.UnicodeScalarView()
+    for s in line.unicodeScalars {
+        guard unprintable(s) else {
+            out.append(s)
+            continue
+        }
+        let v = s.value >= ByteText.base + 0x80 ? s.value - ByteText.base : s.value
+        let text = v <= 0xFF ? "\\x" + String(v, radix: 16).leftPadded(2) : "\\u{" + String(v, radix: 16) + "}"
+        out.append(contentsOf: text.unicodeScalars)
+    }
+    return String(out)
+}
+
+/// A path or name held as `ByteText` (bytes that need not be UTF-8), as a message shows it.
+func shownPath(_ s: String) -> String { escapedForMessage(ByteText.bytes(s)) }
+
+/// A name read from input (a trace), quoted for a message: printable, bytes escaped.
+func quoted(_ s: String) -> String { "\"" + escapedForMessage(ByteText.bytes(s)) + "\"" }
+
 extension Unicode.GeneralCategory {
     fileprivate var isControl: Bool {
         switch self {

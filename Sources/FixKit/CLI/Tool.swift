@@ -54,16 +54,22 @@ public struct ToolContext {
                     name, line: number,
                     "longer than \(InputReader.maxLineLength) bytes (1 MiB): no fix is that long; line skipped")
             }
-            try input.forEachLine(tooLong: tooLong) { line, number in
-                if line.allSatisfy(isXMLSpace) { return }
-                let fix: Fix
-                do throws(FixDecodingError) {
-                    fix = try decoder.decode(line)
-                } catch {
-                    try diagnostics.problem(name, line: number, error.message + "; line skipped")
-                    return
+            // A read that fails part way (EIO) is reported like a file that cannot be opened, after
+            // what was read before it, and the next input is read (as gpx2fix does).
+            do {
+                try input.forEachLine(tooLong: tooLong) { line, number in
+                    if line.allSatisfy(isXMLSpace) { return }
+                    let fix: Fix
+                    do throws(FixDecodingError) {
+                        fix = try decoder.decode(line)
+                    } catch {
+                        try diagnostics.problem(name, line: number, error.message + "; line skipped")
+                        return
+                    }
+                    try body(fix, line, decoder.course, name, number)
                 }
-                try body(fix, line, decoder.course, name, number)
+            } catch let error as InputError where error.name == name {
+                try diagnostics.problem(name, line: nil, error.reason)
             }
         }
     }
@@ -89,7 +95,7 @@ public struct ToolContext {
 
 public enum ToolMain {
     /// Runs a tool with the process's arguments and standard streams; returns the exit status.
-    public static func run<T: Tool>(_ type: T.Type, arguments: [String] = Array(CommandLine.arguments.dropFirst()))
+    public static func run<T: Tool>(_ type: T.Type, arguments: [String] = Array(ByteText.arguments.dropFirst()))
         -> Int32
     {
         run(type, arguments: arguments, outputFD: 1, errorFD: 2)
@@ -134,6 +140,13 @@ public enum ToolMain {
             return 2
         } catch {
             diagnostics.note("\(error)")
+            return 2
+        }
+        // Standard output that is one of the inputs (`visits X >> X`) would read its own output.
+        if !description.operands.isEmpty, let out = FileIdentity(fd: outputFD),
+            let same = FileIdentity.input(among: options.inputs, sameAs: out)
+        {
+            diagnostics.note(FileIdentity.sameFileMessage("standard output", same))
             return 2
         }
         let context = ToolContext(output: output, diagnostics: diagnostics, beforeEachRead: beforeEachRead)

@@ -35,9 +35,9 @@ public enum FenceFile {
         do {
             bytes = try readWholeFile(path)
         } catch {
-            throw OptionFileError("cannot read --fences \(path): \(String(cString: strerror(error.errno)))")
+            throw OptionFileError("cannot read --fences \(shownPath(path)): \(String(cString: strerror(error.errno)))")
         }
-        return try parse(bytes, name: path)
+        return try parse(bytes, name: shownPath(path))
     }
 
     /// Parses the file's bytes. The array (or the FeatureCollection's `features`) is read one
@@ -294,7 +294,7 @@ struct FileReadError: Error {
 
 /// The whole contents of a file.
 func readWholeFile(_ path: String) throws(FileReadError) -> [UInt8] {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    let fd = ByteText.withPath(path) { open($0, O_RDONLY | O_CLOEXEC) }
     guard fd >= 0 else { throw FileReadError(errno: errno) }
     defer { close(fd) }
     // Read straight into a buffer of the file's size (a pipe grows it as needed), so a 60 MB

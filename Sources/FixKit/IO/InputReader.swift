@@ -13,6 +13,10 @@ public struct InputName: Sendable, Equatable {
 
     public var isStandardInput: Bool { path == "-" }
 
+    /// The path as a message shows it: printable, bytes that are not UTF-8 and control
+    /// characters as `\xNN` escapes.
+    public var shown: String { escapedForMessage(ByteText.bytes(path)) }
+
     /// The last path component, which gpx2fix uses as a trace name; nil for standard input.
     public var fileName: String? {
         guard !isStandardInput else { return nil }
@@ -43,7 +47,7 @@ public final class InputReader {
             fd = 0
             ownsDescriptor = false
         } else {
-            let d = open(name.path, O_RDONLY | O_CLOEXEC)
+            let d = ByteText.withPath(name.path) { open($0, O_RDONLY | O_CLOEXEC) }
             guard d >= 0 else { throw InputError(name: name, errno: errno) }
             var st = stat()
             if fstat(d, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR {
@@ -246,5 +250,5 @@ public struct InputError: Error, Sendable {
     /// `cannot read: No such file or directory`, to follow `TOOL: FILE: `.
     public var reason: String { detail ?? "cannot read: \(String(cString: strerror(errno)))" }
 
-    public var message: String { "\(name.path): \(reason)" }
+    public var message: String { "\(name.shown): \(reason)" }
 }

@@ -93,6 +93,6 @@ public final class FixSink {
     /// A note about the input (a summary of expected noise), written after its fixes.
     /// The input's path is put in front.
     public func note(_ message: String) {
-        notes.append("\(input?.path ?? "-"): \(message)")
+        notes.append("\(input?.shown ?? "-"): \(message)")
     }
 }

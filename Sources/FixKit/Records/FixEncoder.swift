@@ -138,7 +138,7 @@ func writeString(_ s: String, to p: UnsafeMutablePointer<UInt8>) -> Int {
         guard let base = bytes.baseAddress else { return }
         // Most strings need no escape: one check of every byte, then one copy.
         var plain = true
-        for c in bytes where c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") {
+        for c in bytes where c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") || c == 0xF4 {
             plain = false
             break
         }
@@ -148,7 +148,16 @@ func writeString(_ s: String, to p: UnsafeMutablePointer<UInt8>) -> Int {
             return
         }
         let hex: StaticString = "0123456789abcdef"
-        for c in bytes {
+        var i = 0
+        while i < bytes.count {
+            let c = bytes[i]
+            i += 1
+            if c == 0xF4, let b = ByteText.standIn(bytes, at: i - 1) {
+                at[0] = b  // a byte that is not UTF-8, written back as it was read (ByteText)
+                at += 1
+                i += 3
+                continue
+            }
             if c >= 0x20 && c != UInt8(ascii: "\"") && c != UInt8(ascii: "\\") {
                 at[0] = c
                 at += 1
@@ -206,9 +215,21 @@ public func writeString(_ s: String, into out: inout [UInt8]) {
     var s = s
     s.withUTF8 { bytes in
         var runStart = 0
-        for (i, c) in bytes.enumerated() where c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") {
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
-            runStart = i + 1
+        var i = 0
+        while i < bytes.count {
+            let c = bytes[i]
+            i += 1
+            if c == 0xF4, let b = ByteText.standIn(bytes, at: i - 1) {
+                // A byte that is not UTF-8, written back as it was read (ByteText).
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i - 1]))
+                out.append(b)
+                i += 3
+                runStart = i
+                continue
+            }
+            guard c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") else { continue }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i - 1]))
+            runStart = i
             out.append(UInt8(ascii: "\\"))
             switch c {
             case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(c)

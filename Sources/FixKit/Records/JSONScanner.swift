@@ -97,7 +97,7 @@ struct JSONScanner {
     /// The value of a string scanned by `scanString`, escapes resolved.
     func stringValue(_ range: Range<Int>, escaped: Bool) -> String {
         let raw = UnsafeBufferPointer(rebasing: bytes[range])
-        if !escaped { return String(decoding: raw, as: UTF8.self) }
+        if !escaped { return ByteText.decode(raw) }
         var out: [UInt8] = []
         out.reserveCapacity(raw.count)
         var i = 0
@@ -134,7 +134,7 @@ struct JSONScanner {
             default: out.append(e)  // \" \\ \/
             }
         }
-        return String(decoding: out, as: UTF8.self)
+        return ByteText.decode(out)
     }
 
     private func hex4(_ raw: UnsafeBufferPointer<UInt8>, _ at: Int) -> UInt32 {

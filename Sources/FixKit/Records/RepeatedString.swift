@@ -11,7 +11,7 @@ struct RepeatedString {
             return string
         }
         bytes = Array(raw)
-        string = String(decoding: raw, as: UTF8.self)
+        string = ByteText.decode(raw)
         return string
     }
 }

@@ -107,7 +107,7 @@ public struct FenceRuleTool: Tool {
         let fences = try FenceFile.load(path: path)
         guard fences.count <= FenceIndex.capacity else {
             throw OptionFileError(
-                "--fences \(path): \(fences.count) fences; at most \(FenceIndex.capacity) can be watched")
+                "--fences \(shownPath(path)): \(fences.count) fences; at most \(FenceIndex.capacity) can be watched")
         }
         engine = FenceEngine(index: FenceIndex(fences), settings: settings, limit: limit)
     }

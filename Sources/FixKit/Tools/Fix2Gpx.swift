@@ -71,12 +71,13 @@ public struct Fix2Gpx: Tool {
         if let dir = split {
             guard !dir.isEmpty else { throw UsageError("--split needs a directory") }
             var st = stat()
-            if stat(dir, &st) == 0 {
+            if ByteText.withPath(dir, { stat($0, &st) }) == 0 {
                 guard (st.st_mode & S_IFMT) == S_IFDIR else {
-                    throw OptionFileError("--split \(dir) is not a directory")
+                    throw OptionFileError("--split \(shownPath(dir)) is not a directory")
                 }
-            } else if mkdir(dir, 0o777) != 0 {
-                throw OptionFileError("cannot make the --split directory \(dir): \(String(cString: strerror(errno)))")
+            } else if ByteText.withPath(dir, { mkdir($0, 0o777) }) != 0 {
+                throw OptionFileError(
+                    "cannot make the --split directory \(shownPath(dir)): \(String(cString: strerror(errno)))")
             }
         }
     }
@@ -104,13 +105,16 @@ public struct Fix2Gpx: Tool {
         do {
             try read(inputs, context: context, parts: &parts, spool: &spool, timing: &timing)
         } catch let stop as StrictStop {
-            try finish(&parts, spool: &spool, context: context)
+            try finish(&parts, spool: &spool, inputs: inputs, context: context)
             throw stop
         }
-        try finish(&parts, spool: &spool, context: context)
+        try finish(&parts, spool: &spool, inputs: inputs, context: context)
     }
 
-    private func read(_ inputs: [InputName], context: ToolContext, parts: inout [Part], spool: inout TraceSpool, timing: inout PaceClock) throws {
+    private func read(
+        _ inputs: [InputName], context: ToolContext, parts: inout [Part], spool: inout TraceSpool,
+        timing: inout PaceClock
+    ) throws {
         let output = context.output
         var index: [String?: Int] = [:]
         var currentTrace: String?
@@ -161,10 +165,12 @@ public struct Fix2Gpx: Tool {
         }
     }
 
-    private func finish(_ parts: inout [Part], spool: inout TraceSpool, context: ToolContext) throws {
+    private func finish(_ parts: inout [Part], spool: inout TraceSpool, inputs: [InputName], context: ToolContext)
+        throws
+    {
         let output = context.output
         if let dir = split {
-            try writeSplit(&parts, spool: &spool, into: dir, output: output)
+            try writeSplit(&parts, spool: &spool, into: dir, inputs: inputs, output: output)
             return
         }
         if !parts.isEmpty { parts[0].writer.finishTrack(into: &output.buffer) }
@@ -192,12 +198,19 @@ public struct Fix2Gpx: Tool {
 
     /// `--split DIR`: each trace's document from the spool into a file of its own, named by
     /// `SplitFileNames`; the paths written are listed on standard output.
-    private func writeSplit(_ parts: inout [Part], spool: inout TraceSpool, into dir: String, output: OutputSink) throws {
+    private func writeSplit(
+        _ parts: inout [Part], spool: inout TraceSpool, into dir: String, inputs: [InputName], output: OutputSink
+    ) throws {
         var names = SplitFileNames(fileExtension: geojson ? "geojson" : "gpx")
+        let paths = parts.map { (dir.hasSuffix("/") ? dir : dir + "/") + names.name(for: $0.trace) }
+        // Every file is checked before any is written: none may be an input.
+        for path in paths { try FileIdentity.refuse("--split's file \(shownPath(path))", at: path, ifAmong: inputs) }
         for k in parts.indices {
-            let path = (dir.hasSuffix("/") ? dir : dir + "/") + names.name(for: parts[k].trace)
-            let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
-            guard fd >= 0 else { throw ToolFailure("cannot write \(path): \(String(cString: strerror(errno)))") }
+            let path = paths[k]
+            let fd = ByteText.withPath(path) { open($0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666) }
+            guard fd >= 0 else {
+                throw ToolFailure("cannot write \(shownPath(path)): \(String(cString: strerror(errno)))")
+            }
             let file = OutputSink(fd: fd)
             defer { close(fd) }
             do {
@@ -207,7 +220,7 @@ public struct Fix2Gpx: Tool {
                 try file.write(tail)
                 try file.flush()
             } catch let error as OutputError {
-                throw ToolFailure("writing \(path) failed: \(error.message)")
+                throw ToolFailure("writing \(shownPath(path)) failed: \(error.message)")
             }
             try output.write(path + "\n")
         }

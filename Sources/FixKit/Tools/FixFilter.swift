@@ -86,9 +86,10 @@ public struct FixFilter: Tool {
         stats = options.has("stats")
         rejectsPath = options.string("rejects")
         if let path = rejectsPath {
-            let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            try FileIdentity.refuse("--rejects \(shownPath(path))", at: path, ifAmong: options.inputs)
+            let fd = ByteText.withPath(path) { open($0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
             guard fd >= 0 else {
-                throw OptionFileError("cannot write --rejects \(path): \(String(cString: strerror(errno)))")
+                throw OptionFileError("cannot write --rejects \(shownPath(path)): \(String(cString: strerror(errno)))")
             }
             rejects = OutputSink(fd: fd)
         } else {
@@ -122,14 +123,15 @@ public struct FixFilter: Tool {
             case .closed: reason = "the reader closed it"
             case .failed(let e): reason = String(cString: strerror(e))
             }
-            return ToolFailure("writing --rejects \(rejectsPath ?? "") failed: \(reason)")
+            return ToolFailure("writing --rejects \(shownPath(rejectsPath ?? "")) failed: \(reason)")
         }
         let diagnostics = context.diagnostics
         let maxAge = rules.maxAge
         // A trace whose time jumps back by more than --max-age loses every fix until its time
         // catches up: said once per trace, at the second fix of such a run, since two
         // recordings given one trace name look like that.
-        func watchAge(_ verdict: Verdict, _ fix: Fix, _ state: inout TraceFilterState, _ name: InputName, _ number: Int) {
+        func watchAge(_ verdict: Verdict, _ fix: Fix, _ state: inout TraceFilterState, _ name: InputName, _ number: Int)
+        {
             guard rules.now == nil, let maxAge else { return }
             guard case .reject(.age) = verdict else {
                 state.ageRun = 0
@@ -137,13 +139,14 @@ public struct FixFilter: Tool {
             }
             state.ageRun += 1
             if state.ageRun == 1 { state.ageRunStart = (number, name, fix.time) }
-            guard state.ageRun == 2, !state.saidBackInTime, let start = state.ageRunStart, let clock = state.clock else { return }
+            guard state.ageRun == 2, !state.saidBackInTime, let start = state.ageRunStart, let clock = state.clock
+            else { return }
             state.saidBackInTime = true
             let trace = fix.trace.map { "trace \"\($0)\"" } ?? "the fixes without trace"
             let to = start.time.map { " to \($0.rfc3339)" } ?? ""
             try? output.flush()
             diagnostics.note(
-                "\(start.input.path):\(start.line): \(trace) goes back in time from \(clock.rfc3339)\(to), more than --max-age (\(DecimalNumber.text(maxAge)) s): its fixes are rejected as age until they are newer than that (two recordings with one trace name?); said once per trace"
+                "\(start.input.shown):\(start.line): \(trace) goes back in time from \(clock.rfc3339)\(to), more than --max-age (\(DecimalNumber.text(maxAge)) s): its fixes are rejected as age until they are newer than that (two recordings with one trace name?); said once per trace"
             )
         }
         try context.forEachFix(inputs) { fix, line, course, name, number in

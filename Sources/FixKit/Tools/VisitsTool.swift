@@ -69,7 +69,34 @@ public struct VisitsTool: Tool {
         }
         var currentTrace: String?
         var current = StayDetector(settings: settings, trace: nil)
-        try context.forEachFix(inputs) { fix, _, _, _ in
+        // A fix older than the last of its trace cannot be placed in a stay: it is skipped, the
+        // first one reported with its line, the rest counted (reversed or shuffled input).
+        var backwards = 0
+        var firstBackwards: (input: InputName, line: Int)?
+        func goesBack(_ detector: StayDetector, _ fix: Fix, _ time: Timestamp, _ name: InputName, _ line: Int) throws
+            -> Bool
+        {
+            guard let last = detector.lastTime, time.seconds < last.seconds else { return false }
+            backwards += 1
+            if firstBackwards == nil {
+                firstBackwards = (name, line)
+                let trace = fix.trace.map { "trace \(quoted($0))" } ?? "the fixes without trace"
+                try output.flush()
+                try context.diagnostics.problem(
+                    name, line: line,
+                    "time goes back from \(last.rfc3339) to \(time.rfc3339) on \(trace): visits needs each trace's fixes in time order (sort them by time first); fix skipped, and so is every later fix older than the last kept on its trace"
+                )
+            }
+            return true
+        }
+        // However the run ends (--strict, a failed read), the GeoJSON document is closed.
+        var closed = false
+        func close() {
+            if geoJSON, !closed { output.buffer.append(contentsOf: "\n]}\n".utf8) }
+            closed = true
+        }
+        defer { close() }
+        try context.forEachFix(inputs) { fix, _, name, number in
             guard let time = fix.time else {
                 untimed += 1
                 return
@@ -92,16 +119,23 @@ public struct VisitsTool: Tool {
                     }
                     currentTrace = t
                 }
+                if try goesBack(current, fix, time, name, number) { return }
                 try current.add(lat: fix.lat, lon: fix.lon, hacc: hacc, time: time, emit: emit)
             } else {
+                if try goesBack(untraced, fix, time, name, number) { return }
                 try untraced.add(lat: fix.lat, lon: fix.lon, hacc: hacc, time: time, emit: emit)
             }
         }
         if let c = currentTrace { detectors[c] = current }
         try untraced.finish(emit: emit)
         for t in order { try detectors[t]!.finish(emit: emit) }
-        if geoJSON { output.buffer.append(contentsOf: "\n]}\n".utf8) }
-        if untimed > 0 || invalid > 0 { try output.flush() }
+        close()
+        if untimed > 0 || invalid > 0 || backwards > 1 { try output.flush() }
+        if backwards > 1, let first = firstBackwards {
+            context.diagnostics.note(
+                "\(backwards) fixes older than the last kept on their trace skipped, the first at \(first.input.shown):\(first.line): sort the input by time (per trace) to use them"
+            )
+        }
         if untimed > 0 {
             context.diagnostics.note(
                 "\(untimed) \(untimed == 1 ? "fix" : "fixes") without time skipped: a stay needs times")

@@ -53,7 +53,8 @@ public struct StayDetector {
     private var centredAt = 0
     private var beganAtTraceStart = false
     private var seenAny = false
-    private var lastTime: Timestamp?
+    /// The time of the last fix added, which the next must not precede.
+    public private(set) var lastTime: Timestamp?
 
     struct StayPoint {
         var lat: Double

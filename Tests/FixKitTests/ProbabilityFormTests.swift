@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+
+@testable import FixKit
+
+/// fencerule writes `p` as fencerule(1) and fix(5) say (issue 15, defect 6): in plain digits
+/// from 1e-7 up, in Swift's shortest exponent form below it, and either way the text reads
+/// back as the same double.
+@Suite("fencerule's p: plain from 1e-7, an exponent below, always the same double")
+struct ProbabilityFormTests {
+    @Test("writeCompact over probabilities from 1e-300 to 1")
+    func compactForm() throws {
+        var g = FixGenerator(seed: 6)
+        var values: [Double] = [1e-7, 1e-7.nextDown, 1e-7.nextUp, 0, 1, 0.5, .leastNonzeroMagnitude]
+        for _ in 0..<20000 {
+            let e = -Double(g.nextUInt() % 300) - Double(g.nextUInt() % 1000) / 1000
+            values.append(pow(10, e))
+        }
+        for v in values {
+            var out: [UInt8] = []
+            DecimalNumber.writeCompact(v, into: &out)
+            let text = String(decoding: out, as: UTF8.self)
+            #expect(text.contains("e") == (v != 0 && v < 1e-7), "\(v): \(text)")
+            #expect(Double(text) == v, "\(text) reads back as \(Double(text) ?? .nan), not \(v)")
+            #expect(DecimalNumber.parse(text) == v, "\(text)")
+            if v >= 1e-7 { #expect(text == DecimalNumber.text(v)) }
+        }
+    }
+
+    @Test("fencerule --trace and events: every p follows the rule")
+    func inTheOutput() throws {
+        let fences = Data(#"[{"id":"a","lat":51.5,"lon":-0.12,"radius":30}]"#.utf8)
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fixkit-p-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try fences.write(to: dir.appendingPathComponent("f.json"))
+        let r = try Tools.shell(
+            "cd '\(dir.path)' && fixsim --origin 51.5,-0.12 --route 0,0:400,0:0,0 --noise 3 --seed 9 | fencerule --fences f.json --trace"
+        )
+        #expect(r.status == 0, "\(r.stderr)")
+        let texts = r.out.matches(of: /"p":([0-9.e+-]+)/).map { String($0.1) }
+        #expect(texts.count > 50)
+        #expect(texts.contains { $0.contains("e") }, "the walk should reach p below 1e-7")
+        for t in texts {
+            let v = try #require(Double(t))
+            #expect(t.contains("e") == (v != 0 && v < 1e-7), "\(t)")
+        }
+    }
+}
