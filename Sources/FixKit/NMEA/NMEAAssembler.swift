@@ -1,10 +1,14 @@
 /// Turns a stream of NMEA sentences into fixes: one fix per epoch, the sentences that share a
 /// UTC time merged, the date carried from RMC or ZDA.
 ///
-/// Epochs: a sentence with a time different from the open epoch's closes it. Sentences without
-/// a time (VTG, GSA) join the open epoch; before the first timed sentence there is none, and
-/// they are dropped (they describe an epoch whose time the log does not show). A GLL without
-/// time (NMEA 1.x) that brings a second position starts an epoch of its own.
+/// Epochs: a sentence with a time joins the epoch of that time if it is one of the two last
+/// opened, else it opens a new epoch; the oldest of three is then finished. So a sentence may
+/// come one epoch late (a receiver that interleaves two epochs' sentences, as GPSBabel's
+/// `nmea+ms.txt` shows) and still be merged, and each epoch is written when the second epoch
+/// after it begins. Sentences without a time (VTG, GSA) join the epoch of the last sentence
+/// that had one; before the first timed sentence there is none, and they are dropped (they
+/// describe an epoch whose time the log does not show). A GLL without time (NMEA 1.x) that
+/// brings a second position starts an epoch of its own.
 ///
 /// Dates: a sentence's date (RMC, ZDA) is used for its epoch; epochs without one take the last
 /// known date, advanced by a day when the time of day falls back by more than twelve hours
@@ -21,8 +25,15 @@ struct NMEAAssembler {
     /// Days since 1970-01-01 of the current date, once known.
     private(set) var day: Int64?
     private var lastTimeOfDay: Int64?
+    /// The epoch opened last.
     private var epoch = NMEAEpoch()
     private var epochOpen = false
+    /// The epoch opened before it, still open for a sentence that comes one epoch late.
+    private var previous = NMEAEpoch()
+    private var previousOpen = false
+    /// Whether the last sentence with a time joined `previous` (then the sentences without a
+    /// time that follow it join it too).
+    private var inPrevious = false
     /// Fixes waiting for a date, with their times of day.
     private var pending: [(fix: Fix, timeOfDay: Int64?)] = []
     static let maxPending = 20_000
@@ -38,27 +49,55 @@ struct NMEAAssembler {
         self.optionDate = date
     }
 
-    /// One sentence. `emit` receives finished fixes in order. Returns false for a malformed
-    /// sentence, which changes nothing.
-    mutating func add<P: NMEASentenceParser>(_ parser: P.Type, _ s: NMEASentence, emit: (inout Fix) throws -> Void) throws -> Bool {
+    /// One sentence. `emit` receives finished fixes in order. A malformed sentence changes
+    /// nothing, and the verdict says why it was refused.
+    mutating func add<P: NMEASentenceParser>(
+        _ parser: P.Type, _ s: NMEASentence, emit: (inout Fix) throws -> Void
+    ) throws -> NMEAVerdict {
         var time: Int64?
         if let f = P.timeField, !s.isEmpty(f) {
-            guard let t = s.timeOfDay(f) else { return false }
+            guard let t = s.timeOfDay(f) else { return .refused(.time(field: f)) }
             time = t
         }
         if let t = time {
             if epochOpen, let current = epoch.timeOfDay, current != t {
-                try finishEpoch(emit: emit)
+                if previousOpen, previous.timeOfDay == t {
+                    inPrevious = true
+                    return P.apply(s, to: &previous)
+                }
+                try shift(emit: emit)
             }
+            inPrevious = false
             if !epochOpen { open() }
             if epoch.timeOfDay == nil { epoch.timeOfDay = t }
         } else if P.givesPosition {
-            if epochOpen, epoch.hasPosition || epoch.sawVoid { try finishEpoch(emit: emit) }
+            if inPrevious {
+                if previous.hasPosition || previous.sawVoid {
+                    try shift(emit: emit)
+                    inPrevious = false
+                    open()
+                } else {
+                    return P.apply(s, to: &previous)
+                }
+            } else if epochOpen, epoch.hasPosition || epoch.sawVoid {
+                try shift(emit: emit)
+            }
             if !epochOpen { open() }
+        } else if inPrevious {
+            return P.apply(s, to: &previous)
         } else if !epochOpen {
-            return true
+            return .used
         }
         return P.apply(s, to: &epoch)
+    }
+
+    /// Makes room for a new epoch: finishes the previous one, and the open one becomes the
+    /// previous.
+    private mutating func shift(emit: (inout Fix) throws -> Void) throws {
+        if previousOpen { try finishEpoch(previous, emit: emit) }
+        previousOpen = epochOpen
+        if epochOpen { swap(&previous, &epoch) }
+        epochOpen = false
     }
 
     private mutating func open() {
@@ -68,14 +107,14 @@ struct NMEAAssembler {
 
     /// The end of the input: the last epoch, and whatever still waits for a date.
     mutating func finish(emit: (inout Fix) throws -> Void) throws {
-        if epochOpen { try finishEpoch(emit: emit) }
+        try shift(emit: emit)
+        try shift(emit: emit)
+        inPrevious = false
         if !pending.isEmpty { try flushUndated(emit: emit) }
     }
 
-    private mutating func finishEpoch(emit: (inout Fix) throws -> Void) throws {
-        epochOpen = false
+    private mutating func finishEpoch(_ e: NMEAEpoch, emit: (inout Fix) throws -> Void) throws {
         epochs += 1
-        let e = epoch
         let tod = e.timeOfDay
         // Date bookkeeping happens for every epoch, with a position or not.
         var dated = false
@@ -86,7 +125,7 @@ struct NMEAAssembler {
             day = d + 1
         }
         if let tod { lastTimeOfDay = tod }
-        if dated, !pending.isEmpty, let tod { try backfill(from: e.day!, at: tod, emit: emit) }
+        if dated, !pending.isEmpty, let d = e.day, let tod { try backfill(from: d, at: tod, emit: emit) }
 
         guard e.hasPosition, let lat = e.lat, let lon = e.lon else { return }
         var fix = Fix(lat: lat, lon: lon)

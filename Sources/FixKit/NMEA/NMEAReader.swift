@@ -26,6 +26,8 @@ struct NMEAReader {
         var used = 0
         var badChecksum = 0
         var malformed = 0
+        /// GGA of quality 7 (manual input) or 8 (simulator).
+        var notMeasured = 0
         var reports = 0
         /// Proprietary, AIS and other sentences skipped.
         var other = 0
@@ -161,7 +163,9 @@ struct NMEAReader {
         let last = lineNumber
         func checked(_ fix: inout Fix) throws {
             if let t = fix.time, !t.isWritable {
-                try problem(last, "this epoch's time is past 9999-12-31T23:59:59.999Z, the last that RFC 3339 can write; fix skipped")
+                try problem(
+                    last,
+                    "this epoch's time is past 9999-12-31T23:59:59.999Z, the last that RFC 3339 can write; fix skipped")
                 return
             }
             try emit(&fix)
@@ -229,7 +233,9 @@ struct NMEAReader {
         // time RFC 3339 cannot write: reported with the line that closed it, not clamped.
         func checked(_ fix: inout Fix) throws {
             if let t = fix.time, !t.isWritable {
-                try problem(number, "this epoch's time is past 9999-12-31T23:59:59.999Z, the last that RFC 3339 can write; fix skipped")
+                try problem(
+                    number,
+                    "this epoch's time is past 9999-12-31T23:59:59.999Z, the last that RFC 3339 can write; fix skipped")
                 return
             }
             try emit(&fix)
@@ -259,29 +265,35 @@ struct NMEAReader {
             counts.badChecksum += 1
         case .sentence(let s):
             counts.sentences += 1
-            let ok: Bool
+            let verdict: NMEAVerdict
             switch s.type {
-            case NMEAReader.rmc: ok = try assembler.add(RMC.self, s, emit: emit)
-            case NMEAReader.gga: ok = try assembler.add(GGA.self, s, emit: emit)
-            case NMEAReader.gns: ok = try assembler.add(GNS.self, s, emit: emit)
-            case NMEAReader.gll: ok = try assembler.add(GLL.self, s, emit: emit)
-            case NMEAReader.vtg: ok = try assembler.add(VTG.self, s, emit: emit)
-            case NMEAReader.gsa: ok = try assembler.add(GSA.self, s, emit: emit)
-            case NMEAReader.gst: ok = try assembler.add(GST.self, s, emit: emit)
-            case NMEAReader.zda: ok = try assembler.add(ZDA.self, s, emit: emit)
+            case NMEAReader.rmc: verdict = try assembler.add(RMC.self, s, emit: emit)
+            case NMEAReader.gga: verdict = try assembler.add(GGA.self, s, emit: emit)
+            case NMEAReader.gns: verdict = try assembler.add(GNS.self, s, emit: emit)
+            case NMEAReader.gll: verdict = try assembler.add(GLL.self, s, emit: emit)
+            case NMEAReader.vtg: verdict = try assembler.add(VTG.self, s, emit: emit)
+            case NMEAReader.gsa: verdict = try assembler.add(GSA.self, s, emit: emit)
+            case NMEAReader.gst: verdict = try assembler.add(GST.self, s, emit: emit)
+            case NMEAReader.zda: verdict = try assembler.add(ZDA.self, s, emit: emit)
             default: return
             }
-            if ok { counts.used += 1 } else { counts.malformed += 1 }
+            switch verdict {
+            case .used, .void: counts.used += 1
+            case .notMeasured: counts.notMeasured += 1
+            case .refused: counts.malformed += 1
+            }
         }
     }
 
     /// The one-line summary of expected noise, or nil when there was none.
     var noiseSummary: String? {
-        guard counts.badChecksum > 0 || counts.malformed > 0 else { return nil }
         var parts: [String] = []
         if counts.badChecksum > 0 { parts.append("\(counts.badChecksum) with a bad checksum") }
         if counts.malformed > 0 { parts.append("\(counts.malformed) malformed") }
-        return "\(parts.joined(separator: " and ")) of \(counts.sentences + counts.badChecksum) NMEA sentences dropped"
+        if counts.notMeasured > 0 { parts.append("\(counts.notMeasured) not measured (GGA quality 7 or 8)") }
+        guard let last = parts.popLast() else { return nil }
+        let listed = parts.isEmpty ? last : "\(parts.joined(separator: ", ")) and \(last)"
+        return "\(listed) of \(counts.sentences + counts.badChecksum) NMEA sentences dropped"
     }
 
     /// Whether anything in the input looked like NMEA or gpsd JSON.
