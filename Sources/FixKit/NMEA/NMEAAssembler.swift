@@ -18,35 +18,25 @@
 /// at midnight) so that a live feed is not held back. A log that never gives a date and no
 /// `--date`: fixes without `time`, and one note on standard error.
 struct NMEAAssembler {
-    var fileName: String?
-    var uere: Double?
-    /// `--date`: days since 1970-01-01.
-    let optionDate: Int64?
-    /// Days since 1970-01-01 of the current date, once known.
-    private(set) var day: Int64?
-    private var lastTimeOfDay: Int64?
-    /// The epoch opened last.
-    private var epoch = NMEAEpoch()
+    /// The dates, and the fixes made of finished epochs.
+    private(set) var dating: NMEADating
+    /// The last two epochs opened: the newest, and the one before it (the previous), still
+    /// open for a sentence that comes one epoch late. Which slot is which alternates, so that
+    /// no epoch is copied from one to the other.
+    private var slotA = NMEAEpoch()
+    private var slotB = NMEAEpoch()
+    private var newestIsA = true
     private var epochOpen = false
-    /// The epoch opened before it, still open for a sentence that comes one epoch late.
-    private var previous = NMEAEpoch()
     private var previousOpen = false
     /// Whether the last sentence with a time joined `previous` (then the sentences without a
     /// time that follow it join it too).
     private var inPrevious = false
-    /// Fixes waiting for a date, with their times of day.
-    private var pending: [(fix: Fix, timeOfDay: Int64?)] = []
-    static let maxPending = 20_000
-    static let maxPendingWithDate = 10
-    /// Whether some fixes were written without a time because no date was known.
-    private(set) var wroteUndated = false
-    private(set) var epochs = 0
-    private(set) var fixes = 0
+    var wroteUndated: Bool { dating.wroteUndated }
+    var epochs: Int { dating.epochs }
+    var fixes: Int { dating.fixes }
 
     init(fileName: String?, uere: Double?, date: Int64?) {
-        self.fileName = fileName
-        self.uere = uere
-        self.optionDate = date
+        dating = NMEADating(fileName: fileName, uere: uere, date: date)
     }
 
     /// One sentence. `emit` receives finished fixes in order. A malformed sentence changes
@@ -60,49 +50,66 @@ struct NMEAAssembler {
             time = t
         }
         if let t = time {
-            if epochOpen, let current = epoch.timeOfDay, current != t {
-                if previousOpen, previous.timeOfDay == t {
+            let newestTime = newestIsA ? slotA.timeOfDay : slotB.timeOfDay
+            if epochOpen, let current = newestTime, current != t {
+                if previousOpen, (newestIsA ? slotB.timeOfDay : slotA.timeOfDay) == t {
                     inPrevious = true
-                    return P.apply(s, to: &previous)
+                    return apply(P.self, s, newest: false)
                 }
                 try shift(emit: emit)
             }
             inPrevious = false
             if !epochOpen { open() }
-            if epoch.timeOfDay == nil { epoch.timeOfDay = t }
+            if newestIsA {
+                if slotA.timeOfDay == nil { slotA.timeOfDay = t }
+            } else if slotB.timeOfDay == nil {
+                slotB.timeOfDay = t
+            }
         } else if P.givesPosition {
             if inPrevious {
-                if previous.hasPosition || previous.sawVoid {
-                    try shift(emit: emit)
-                    inPrevious = false
-                    open()
-                } else {
-                    return P.apply(s, to: &previous)
-                }
-            } else if epochOpen, epoch.hasPosition || epoch.sawVoid {
+                let previousHasOne = newestIsA ? slotB.hasPosition || slotB.sawVoid : slotA.hasPosition || slotA.sawVoid
+                guard previousHasOne else { return apply(P.self, s, newest: false) }
+                try shift(emit: emit)
+                inPrevious = false
+                open()
+            } else if epochOpen, newestIsA ? slotA.hasPosition || slotA.sawVoid : slotB.hasPosition || slotB.sawVoid {
                 try shift(emit: emit)
             }
             if !epochOpen { open() }
         } else if inPrevious {
-            return P.apply(s, to: &previous)
+            return apply(P.self, s, newest: false)
         } else if !epochOpen {
             return .used
         }
-        return P.apply(s, to: &epoch)
+        return apply(P.self, s, newest: true)
     }
 
-    /// Makes room for a new epoch: finishes the previous one, and the open one becomes the
+    /// Applies a sentence to the newest epoch or to the previous one.
+    @inline(__always)
+    private mutating func apply<P: NMEASentenceParser>(_ parser: P.Type, _ s: NMEASentence, newest: Bool) -> NMEAVerdict
+    {
+        newest == newestIsA ? P.apply(s, to: &slotA) : P.apply(s, to: &slotB)
+    }
+
+    /// Makes room for a new epoch: finishes the previous one, and the newest becomes the
     /// previous.
     private mutating func shift(emit: (inout Fix) throws -> Void) throws {
-        if previousOpen { try finishEpoch(previous, emit: emit) }
+        if previousOpen {
+            if newestIsA {
+                try dating.finishEpoch(slotB, emit: emit)
+            } else {
+                try dating.finishEpoch(slotA, emit: emit)
+            }
+        }
         previousOpen = epochOpen
-        if epochOpen { swap(&previous, &epoch) }
+        newestIsA.toggle()
         epochOpen = false
     }
 
+    /// Opens the newest epoch, in the slot of the one finished last.
     private mutating func open() {
         epochOpen = true
-        epoch = NMEAEpoch()
+        if newestIsA { slotA = NMEAEpoch() } else { slotB = NMEAEpoch() }
     }
 
     /// The end of the input: the last epoch, and whatever still waits for a date.
@@ -110,97 +117,6 @@ struct NMEAAssembler {
         try shift(emit: emit)
         try shift(emit: emit)
         inPrevious = false
-        if !pending.isEmpty { try flushUndated(emit: emit) }
-    }
-
-    private mutating func finishEpoch(_ e: NMEAEpoch, emit: (inout Fix) throws -> Void) throws {
-        epochs += 1
-        let tod = e.timeOfDay
-        // Date bookkeeping happens for every epoch, with a position or not.
-        var dated = false
-        if let d = e.day {
-            day = d
-            dated = true
-        } else if let d = day, let tod, let last = lastTimeOfDay, tod < last - 43_200_000 {
-            day = d + 1
-        }
-        if let tod { lastTimeOfDay = tod }
-        if dated, !pending.isEmpty, let d = e.day, let tod { try backfill(from: d, at: tod, emit: emit) }
-
-        guard e.hasPosition, let lat = e.lat, let lon = e.lon else { return }
-        var fix = Fix(lat: lat, lon: lon)
-        fix.alt = e.alt
-        if let a = e.sigmaLat, let b = e.sigmaLon {
-            fix.hacc = (a * a + b * b).squareRoot()
-        } else if let uere, let h = e.hdop {
-            fix.hacc = h * uere
-        }
-        fix.vacc = e.sigmaAlt
-        fix.speed = e.speed
-        fix.course = e.course
-        fix.hdop = e.hdop
-        fix.vdop = e.vdop
-        fix.pdop = e.pdop
-        fix.sat = e.sat
-        fix.trace = fileName
-        guard let tod else {
-            try write(&fix, emit)  // a position without any time (GLL of NMEA 1.x)
-            return
-        }
-        if let d = day {
-            fix.time = Timestamp(milliseconds: d * 86_400_000 + tod)
-            try write(&fix, emit)
-            return
-        }
-        pending.append((fix, tod))
-        if optionDate != nil, pending.count >= NMEAAssembler.maxPendingWithDate {
-            try flushWithOptionDate(emit: emit)
-        } else if pending.count >= NMEAAssembler.maxPending {
-            try flushUndated(emit: emit)
-        }
-    }
-
-    private mutating func write(_ fix: inout Fix, _ emit: (inout Fix) throws -> Void) throws {
-        fixes += 1
-        try emit(&fix)
-    }
-
-    /// Dates the held epochs forwards from `--date`, which then is the current date.
-    private mutating func flushWithOptionDate(emit: (inout Fix) throws -> Void) throws {
-        guard var d = optionDate else { return }
-        var previous: Int64?
-        for k in pending.indices {
-            guard let tod = pending[k].timeOfDay else { continue }
-            if let p = previous, tod < p - 43_200_000 { d += 1 }
-            pending[k].fix.time = Timestamp(milliseconds: d * 86_400_000 + tod)
-            previous = tod
-        }
-        day = d
-        fixes += pending.count
-        for k in pending.indices { try emit(&pending[k].fix) }
-        pending.removeAll(keepingCapacity: true)
-    }
-
-    /// Dates the held epochs backwards from the first dated one.
-    private mutating func backfill(from day: Int64, at timeOfDay: Int64, emit: (inout Fix) throws -> Void) throws {
-        var d = day
-        var next = timeOfDay
-        for k in stride(from: pending.count - 1, through: 0, by: -1) {
-            guard let tod = pending[k].timeOfDay else { continue }
-            if tod > next + 43_200_000 { d -= 1 }
-            pending[k].fix.time = Timestamp(milliseconds: d * 86_400_000 + tod)
-            next = tod
-        }
-        fixes += pending.count
-        for k in pending.indices { try emit(&pending[k].fix) }
-        pending.removeAll(keepingCapacity: true)
-    }
-
-    private mutating func flushUndated(emit: (inout Fix) throws -> Void) throws {
-        if optionDate != nil { return try flushWithOptionDate(emit: emit) }
-        wroteUndated = true
-        fixes += pending.count
-        for k in pending.indices { try emit(&pending[k].fix) }
-        pending.removeAll(keepingCapacity: true)
+        try dating.finish(emit: emit)
     }
 }

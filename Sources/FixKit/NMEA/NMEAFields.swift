@@ -35,9 +35,10 @@ struct NMEASentence {
     /// Field n's bytes; empty when the sentence has fewer fields.
     func field(_ n: Int) -> UnsafeBufferPointer<UInt8> {
         guard n <= count else { return UnsafeBufferPointer(start: bytes.baseAddress, count: 0) }
+        let r = range(n)
         // SAFETY: a sub-range of `bytes` (`frame` ends every field inside the sentence), valid
         // as long as the sentence is.
-        return UnsafeBufferPointer(rebasing: bytes[range(n)])
+        return UnsafeBufferPointer(start: bytes.baseAddress?.advanced(by: r.lowerBound), count: r.count)
     }
 
     /// The first byte of field n, or nil when it is empty.
@@ -82,14 +83,21 @@ struct NMEASentence {
 
     /// Decimal places in field n (`4807.038` has 3): how precise a coordinate is.
     func decimals(_ n: Int) -> Int {
-        let text = field(n)
-        guard let dot = text.firstIndex(of: UInt8(ascii: ".")) else { return 0 }
-        return text.count - dot - 1
+        guard n <= count else { return 0 }
+        let r = range(n)
+        // From the end: the fraction is short, the whole part of a coordinate is not.
+        var k = r.upperBound
+        while k > r.lowerBound {
+            k -= 1
+            if bytes[k] == UInt8(ascii: ".") { return r.upperBound - k - 1 }
+        }
+        return 0
     }
 
     /// A latitude or longitude: `ddmm.mmmm` (or `dddmm.mmmm`) in field n, hemisphere letter in
-    /// field n + 1 (N/S or E/W). Nil when empty, malformed or out of range.
-    func coordinate(_ n: Int, limit: Double) -> Double? {
+    /// field n + 1 (N/S or E/W). Nil when empty, malformed or out of range. Adds the field's
+    /// decimal places to `decimals`.
+    func coordinate(_ n: Int, limit: Double, decimals: inout Int) -> Double? {
         let text = field(n)
         guard !text.isEmpty, let hemisphere = char(n + 1) else { return nil }
         // Degrees are the digits before the last two in front of the decimal point.
@@ -112,6 +120,7 @@ struct NMEASentence {
         default: return nil
         }
         guard abs(value) <= limit else { return nil }
+        if dot < text.count { decimals += text.count - dot - 1 }
         return value
     }
 
@@ -180,7 +189,8 @@ enum NMEAFraming {
     /// everything between `$` and `*`, two hex digits after `*`) and the field commas. Returns
     /// where the sentence ended. Trailing blanks and NULs are not part of the last field.
     static func frame(_ bytes: UnsafeBufferPointer<UInt8>, bounds: FieldBounds) -> (Outcome, end: Int) {
-        let p = bytes.baseAddress!
+        // SAFETY: `bytes` is the caller's line, alive for this call; every index below is < n.
+        guard let p = bytes.baseAddress else { return (.ignored, 0) }
         let n = bytes.count
         // table[0] is the address field's comma, table[n] the end of field n (numbered from 1,
         // as in the sentence diagrams).

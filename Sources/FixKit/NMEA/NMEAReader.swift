@@ -71,6 +71,9 @@ struct NMEAReader {
         var skipping = false  // in a line past maxLine: drop its bytes up to its end
         var chunk = [UInt8](repeating: 0, count: chunkSize)
         while true {
+            // SAFETY: `base` and every line and sentence made from it are used only inside this
+            // closure, during which `buffer` is not changed; nothing made from it is kept (the
+            // assembler copies the numbers out of each sentence).
             try buffer.withUnsafeBufferPointer { buf in
                 guard let base = buf.baseAddress else { return }
                 let n = buf.count
@@ -153,7 +156,11 @@ struct NMEAReader {
                 scan -= start
                 start = 0
             }
-            let got = try chunk.withUnsafeMutableBytes { try input.read(into: $0.baseAddress!, capacity: $0.count) }
+            // SAFETY: the chunk's memory is lent to the read for the call only.
+            let got = try chunk.withUnsafeMutableBytes { raw -> Int in
+                guard let base = raw.baseAddress else { return 0 }
+                return try input.read(into: base, capacity: raw.count)
+            }
             if got == 0 {
                 eof = true
             } else {
@@ -176,6 +183,8 @@ struct NMEAReader {
     /// The first LF, CR or NUL at or after `i`, or `n`: eight bytes at a time.
     @inline(__always)
     static func nextBreak(_ base: UnsafePointer<UInt8>, from i: Int, to n: Int) -> Int {
+        // SAFETY: `base` is the reader's buffer, valid for the call; words are read only where
+        // all eight bytes are below `n`.
         var i = i
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
@@ -241,7 +250,9 @@ struct NMEAReader {
             try emit(&fix)
         }
         // Sentences: from each `$` to the next `$` or `!` or the end of the line.
-        let base = bytes.baseAddress!
+        // SAFETY: `bytes` is a line of the reader's buffer, alive for this call; each sentence
+        // framed from it is used before the next one is framed (they share `fieldBounds`).
+        guard let base = bytes.baseAddress else { return }
         let n = bytes.count
         while k < n {
             guard let dollar = memchr(base + k, Int32(UInt8(ascii: "$")), n - k) else { return }

@@ -37,10 +37,15 @@ enum GGA: NMEASentenceParser {
         // sentence malformed, checked before anything is taken from it: `Int(n)` would trap
         // past Int.max.
         if let n = s.number(7), n > maxSatellites { return .refused(.satellites(field: 7)) }
-        let decimals = s.decimals(2) + s.decimals(4)
-        if epoch.wantsPosition(decimals: decimals) {
-            guard let lat = s.coordinate(2, limit: 90) else { return .refused(.coordinate(field: 2)) }
-            guard let lon = s.coordinate(4, limit: 180) else { return .refused(.coordinate(field: 4)) }
+        // Counting the decimals is cheaper than reading a position only to throw it away.
+        if epoch.lat == nil || epoch.wantsPosition(decimals: s.decimals(2) + s.decimals(4)) {
+            var decimals = 0
+            guard let lat = s.coordinate(2, limit: 90, decimals: &decimals) else {
+                return .refused(.coordinate(field: 2))
+            }
+            guard let lon = s.coordinate(4, limit: 180, decimals: &decimals) else {
+                return .refused(.coordinate(field: 4))
+            }
             epoch.offerPosition(lat, lon, decimals: decimals)
         }
         if let n = s.number(7), n >= 0, n == n.rounded() { epoch.set(\.sat, Int(n)) }

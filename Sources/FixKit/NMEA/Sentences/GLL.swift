@@ -16,9 +16,10 @@ enum GLL: NMEASentenceParser {
             epoch.sawVoid = true
             return .void
         }
-        guard let lat = s.coordinate(1, limit: 90) else { return .refused(.coordinate(field: 1)) }
-        guard let lon = s.coordinate(3, limit: 180) else { return .refused(.coordinate(field: 3)) }
-        epoch.offerPosition(lat, lon, decimals: s.decimals(1) + s.decimals(3))
+        var decimals = 0
+        guard let lat = s.coordinate(1, limit: 90, decimals: &decimals) else { return .refused(.coordinate(field: 1)) }
+        guard let lon = s.coordinate(3, limit: 180, decimals: &decimals) else { return .refused(.coordinate(field: 3)) }
+        epoch.offerPosition(lat, lon, decimals: decimals)
         return .used
     }
 }

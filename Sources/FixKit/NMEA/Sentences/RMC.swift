@@ -27,11 +27,12 @@ enum RMC: NMEASentenceParser {
             epoch.sawVoid = true
             return .void
         }
-        guard let lat = s.coordinate(3, limit: 90) else { return .refused(.coordinate(field: 3)) }
-        guard let lon = s.coordinate(5, limit: 180) else { return .refused(.coordinate(field: 5)) }
+        var decimals = 0
+        guard let lat = s.coordinate(3, limit: 90, decimals: &decimals) else { return .refused(.coordinate(field: 3)) }
+        guard let lon = s.coordinate(5, limit: 180, decimals: &decimals) else { return .refused(.coordinate(field: 5)) }
         if let refusal = s.invalidNumber(7, 8) { return .refused(refusal) }
         epoch.set(\.day, day)
-        epoch.offerPosition(lat, lon, decimals: s.decimals(3) + s.decimals(5))
+        epoch.offerPosition(lat, lon, decimals: decimals)
         if let knots = s.number(7), knots >= 0 { epoch.set(\.speed, knots * NMEAUnits.knot) }
         if let course = s.number(8) { epoch.set(\.course, normalizedCourse(course)) }
         return .used
