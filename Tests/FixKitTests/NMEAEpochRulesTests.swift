@@ -93,8 +93,10 @@ struct NMEAEpochRulesTests {
             let time = (match.output[3].substring.map(String.init) ?? "").replacingOccurrences(of: "Z", with: "")
             let mine = fixes.first { ($0["time"] as? String).map { t in Self.sameTime(t, time) } == true }
             let fix = try #require(mine, "GPSBabel's point at \(time) is not among gpx2fix's fixes")
+            // Within three steps of the log's last digit (0.0001 minute, 1.7e-6 degrees): where
+            // RMC and GGA of an epoch (or of its scrambled neighbours) differ, GPSBabel keeps another.
             #expect(
-                abs((fix["lat"] as? Double ?? 0) - lat) < 1e-6 && abs((fix["lon"] as? Double ?? 0) - lon) < 1e-6,
+                abs((fix["lat"] as? Double ?? 0) - lat) < 5e-6 && abs((fix["lon"] as? Double ?? 0) - lon) < 5e-6,
                 "\(time)")
             checked += 1
         }
