@@ -62,7 +62,7 @@ struct BulkRecipesTests {
         .enabled(if: Tools.which("parallel") != nil, Comment(rawValue: BulkRecipesTests.parallelMissing)),
         .enabled(if: Tools.which("python3") != nil, Comment(rawValue: BulkRecipesTests.python3Missing)))
     func parallelRecipesMatchOneRun() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fixkit-bulk-\(UUID().uuidString)")
+        let dir = TestScratch.root.appendingPathComponent("fixkit-bulk-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let rides = dir.appendingPathComponent("rides")

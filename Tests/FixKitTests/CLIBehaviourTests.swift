@@ -69,7 +69,7 @@ struct CLIBehaviourTests {
 
     /// `gpx2fix big.gpx | head -1` ends quietly: no message, no signal death.
     @Test func closedPipeEndsQuietly() throws {
-        let big = FileManager.default.temporaryDirectory.appendingPathComponent("fixkit-big-\(UUID().uuidString).gpx")
+        let big = TestScratch.root.appendingPathComponent("fixkit-big-\(UUID().uuidString).gpx")
         defer { try? FileManager.default.removeItem(at: big) }
         var text = "<gpx xmlns=\"http://www.topografix.com/GPX/1/1\"><trk><trkseg>\n"
         for i in 0..<60_000 { text += "<trkpt lat=\"\(Double(i % 90) / 2)\" lon=\"1\"/>\n" }

@@ -194,7 +194,7 @@ struct CSVFormatTests {
 
     /// Writes `content` to a file named `name` in a new directory; returns its path.
     static func file(_ name: String, _ content: Data) throws -> (path: String, dir: URL) {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fixkit-csv-\(UUID().uuidString)")
+        let dir = TestScratch.root.appendingPathComponent("fixkit-csv-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let path = dir.appendingPathComponent(name).path
         try content.write(to: URL(fileURLWithPath: path))

@@ -22,7 +22,7 @@ struct ChunkIndependenceTests {
     /// Runs gpx2fix in this process on `path`, with each read capped by `sizes`; returns what
     /// it wrote to standard output and standard error, and its exit status.
     static func run(_ path: String, sizes: ((Int) -> Int)?) throws -> (out: Data, err: Data, status: Int32) {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fixkit-chunks-\(UUID().uuidString)")
+        let dir = TestScratch.root.appendingPathComponent("fixkit-chunks-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let outPath = dir.appendingPathComponent("out").path

@@ -13,10 +13,10 @@ struct CompletionTests {
     static func script(_ tool: String, _ shell: CompletionShell) throws -> (text: String, file: URL) {
         let r = try Tools.run(tool, ["--completions", shell.rawValue])
         #expect(r.status == 0, "\(tool) --completions \(shell.rawValue): \(r.stderr)")
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fixkit-compl-\(UUID().uuidString)")
+        let dir = TestScratch.root.appendingPathComponent("fixkit-compl-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let file = dir.appendingPathComponent(shell == .zsh ? "_\(tool)" : shell == .fish ? "\(tool).fish" : tool)
-        try r.out.write(to: file, atomically: true, encoding: .utf8)
+        try r.out.write(to: file, atomically: false, encoding: .utf8)
         return (r.out, file)
     }
 
@@ -86,7 +86,7 @@ struct CompletionTests {
         let function = "_fixkit_\(tool)"
 
         // A scratch directory with one file and one directory, for FILE and DIR values.
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fixkit-compl-\(UUID().uuidString)")
+        let dir = TestScratch.root.appendingPathComponent("fixkit-compl-\(UUID().uuidString)")
         try FileManager.default.createDirectory(
             at: dir.appendingPathComponent("adir"), withIntermediateDirectories: true)
         try Data("x".utf8).write(to: dir.appendingPathComponent("afile.json"))
@@ -145,14 +145,14 @@ struct CompletionTests {
             if: Tools.which("zsh") != nil, "zsh is not installed (apt-get install zsh): its completions are not tried"))
     func zshCompletesOptionsAndValues() throws {
         let zsh = try #require(Tools.which("zsh"))
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fixkit-zsh-\(UUID().uuidString)")
+        let dir = TestScratch.root.appendingPathComponent("fixkit-zsh-\(UUID().uuidString)")
         try FileManager.default.createDirectory(
             at: dir.appendingPathComponent("fpath"), withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         var lines: [String] = []
         for description in Self.tools {
             try description.completionScript(.zsh).write(
-                to: dir.appendingPathComponent("fpath/_\(description.name)"), atomically: true, encoding: .utf8)
+                to: dir.appendingPathComponent("fpath/_\(description.name)"), atomically: false, encoding: .utf8)
             lines.append("\(description.name) --")
             for option in description.options where option.completionValue != .none && option.completionValue != .file {
                 lines.append("\(description.name) --\(option.name) ")
@@ -259,7 +259,7 @@ struct CompletionTests {
 
     @Test(.enabled(if: Tools.which("make") != nil, "make is not installed: make install is not tried"))
     func makeInstallPutsThemWhereTheShellsLookAndUninstallRemovesThem() throws {
-        let prefix = FileManager.default.temporaryDirectory.appendingPathComponent("fixkit-prefix-\(UUID().uuidString)")
+        let prefix = TestScratch.root.appendingPathComponent("fixkit-prefix-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: prefix) }
         let make = try #require(Tools.which("make"))
         let args = ["-C", Tools.packageRoot.path, "PREFIX=\(prefix.path)", "BUILD_DIR=\(Tools.productsDirectory.path)"]

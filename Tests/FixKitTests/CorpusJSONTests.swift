@@ -122,7 +122,7 @@ struct CorpusJSONTests {
         arguments: CorpusJSONTests.files)
     func gzipCopy(file: String) throws {
         let path = try Self.path(file)
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fixkit-gz-\(UUID().uuidString)")
+        let dir = TestScratch.root.appendingPathComponent("fixkit-gz-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let name = (file as NSString).lastPathComponent

@@ -70,13 +70,16 @@ struct CorpusNMEATests {
             // bad checksums (36 vs 33); and the oracle counts `$GPVTG,,T,,M,2C` (cut short
             // after 5 fields) as malformed where gpx2fix reads it as an empty VTG (3 vs 2).
             // No fix changes: every one of these is void.
-            Known(aspect: "dropped", why: "text after a valid checksum, and a VTG cut short, are classified differently"),
+            Known(
+                aspect: "dropped", why: "text after a valid checksum, and a VTG cut short, are classified differently")
         ],
         // Unicore's high-precision sentences ($GNGGAH, $GNRMCH: GGA and RMC with more
         // digits) are read by gpx2fix as GGA and RMC; pynmea2 has no parser for them, so the
         // oracle finds no fix in this log.
         "pynmeagps__tests__unicore_nmea.log": [
-            Known(aspect: "fixes", why: "four-letter high-precision types (GGAH, RMCH): gpx2fix reads them, pynmea2 cannot")
+            Known(
+                aspect: "fixes",
+                why: "four-letter high-precision types (GGAH, RMCH): gpx2fix reads them, pynmea2 cannot")
         ],
     ]
     // Not listed, because they agree: the logs with bad checksums (firefly-II 23, garmin48 1
@@ -92,8 +95,9 @@ struct CorpusNMEATests {
         }
     }
 
-    @Test("the corpus has the 61 NMEA logs the tests were written for",
-          .enabled(if: Tools.corpus != nil, Comment(rawValue: Tools.corpusMissing)))
+    @Test(
+        "the corpus has the 61 NMEA logs the tests were written for",
+        .enabled(if: Tools.corpus != nil, Comment(rawValue: Tools.corpusMissing)))
     func corpusIsComplete() {
         #expect(Self.files.count == 61, "nmea/ has \(Self.files.count) files")
         for file in Self.knownDifferences.keys.sorted() {
@@ -117,15 +121,17 @@ struct CorpusNMEATests {
         } else {
             #expect(
                 result.status == 0,
-                "gpx2fix \(file) ended with status \(result.status); NMEA noise must not make it fail: \(result.stderr.prefix(2000))")
+                "gpx2fix \(file) ended with status \(result.status); NMEA noise must not make it fail: \(result.stderr.prefix(2000))"
+            )
         }
 
         // Standard error: `gpx2fix: FILE: message` (or with a line, `FILE:LINE: message`),
         // at most one dropped-sentence summary and at most one no-date note.
         let lines = result.stderr.split(separator: "\n").map(String.init)
         for line in lines {
-            #expect(Self.message(line, tool: "gpx2fix", path: path) != nil,
-                    "stderr line is not `gpx2fix: \(file): message`: \(line)")
+            #expect(
+                Self.message(line, tool: "gpx2fix", path: path) != nil,
+                "stderr line is not `gpx2fix: \(file): message`: \(line)")
         }
         #expect(lines.filter { $0.contains("dropped") }.count <= 1, "\(file): more than one summary: \(lines)")
         #expect(lines.filter { $0.contains("no date") }.count <= 1, "\(file): more than one no-date note: \(lines)")
@@ -136,7 +142,9 @@ struct CorpusNMEATests {
         for (index, fix) in fixes.enumerated() {
             let keys = fix.fields.map(\.key)
             let ordered = keys.filter(CorpusGPXTests.fieldOrder.contains)
-            if ordered != CorpusGPXTests.fieldOrder.filter(ordered.contains) { problems.append("fix #\(index): field order \(keys)") }
+            if ordered != CorpusGPXTests.fieldOrder.filter(ordered.contains) {
+                problems.append("fix #\(index): field order \(keys)")
+            }
             guard case .number(let la)? = fix["lat"], case .number(let lo)? = fix["lon"],
                 let lat = Double(la), let lon = Double(lo), abs(lat) <= 90, abs(lon) <= 180
             else {
@@ -146,10 +154,15 @@ struct CorpusNMEATests {
             if case .string(let time)? = fix["time"], CorpusGPXTests.milliseconds(time) == nil {
                 problems.append("fix #\(index): time \(time) is not RFC 3339 UTC")
             }
-            if fix["trace"] != .string(file) { problems.append("fix #\(index): trace \(fix["trace"]?.text ?? "absent"), not the file's name") }
+            if fix["trace"] != .string(file) {
+                problems.append("fix #\(index): trace \(fix["trace"]?.text ?? "absent"), not the file's name")
+            }
         }
         if !problems.isEmpty {
-            Issue.record(Comment(rawValue: "\(file): \(problems.count) problems; first ones:\n  " + problems.prefix(15).joined(separator: "\n  ")))
+            Issue.record(
+                Comment(
+                    rawValue: "\(file): \(problems.count) problems; first ones:\n  "
+                        + problems.prefix(15).joined(separator: "\n  ")))
         }
     }
 
@@ -173,14 +186,16 @@ struct CorpusNMEATests {
         // The no-date note: both or neither.
         let toolNote = tool.stderr.contains("no date"), oracleNote = oracle.stderr.contains("no date")
         if !Self.known(file, "fixes") {
-            #expect(toolNote == oracleNote, "\(mode): no-date note from gpx2fix \(toolNote), from the oracle \(oracleNote)")
+            #expect(
+                toolNote == oracleNote, "\(mode): no-date note from gpx2fix \(toolNote), from the oracle \(oracleNote)")
         }
-        // Sentences dropped for a bad checksum, and as malformed: the same counts.
+        // Sentences dropped for a bad checksum, as malformed, and as not measured (GGA
+        // quality 7 or 8): the same counts.
         if !Self.known(file, "dropped") {
             let a = Self.dropped(tool.stderr), b = Self.dropped(oracle.stderr)
             #expect(
-                a.bad == b.bad && a.malformed == b.malformed,
-                "\(mode): dropped (bad checksum, malformed): gpx2fix (\(a.bad), \(a.malformed)), oracle (\(b.bad), \(b.malformed))")
+                a == b,
+                "\(mode): dropped (bad checksum, malformed, not measured): gpx2fix \(a), oracle \(b)")
         }
         if Self.known(file, "fixes") { return }
 
@@ -197,14 +212,17 @@ struct CorpusNMEATests {
                 let x = a[key], y = b[key]
                 if !Self.sameValue(key, x, y) {
                     differences.append(
-                        "fix #\(index) (oracle time \(b["time"]?.text ?? "none")) \(key): gpx2fix \(x?.text ?? "absent"), oracle \(y?.text ?? "absent")")
+                        "fix #\(index) (oracle time \(b["time"]?.text ?? "none")) \(key): gpx2fix \(x?.text ?? "absent"), oracle \(y?.text ?? "absent")"
+                    )
                 }
             }
         }
         // One issue per file and mode, with the first differences.
         if !differences.isEmpty {
             Issue.record(
-                Comment(rawValue: "\(mode): \(differences.count) field differences; first ones:\n  " + differences.prefix(15).joined(separator: "\n  ")))
+                Comment(
+                    rawValue: "\(mode): \(differences.count) field differences; first ones:\n  "
+                        + differences.prefix(15).joined(separator: "\n  ")))
         }
     }
 
@@ -217,7 +235,9 @@ struct CorpusNMEATests {
         case (nil, nil): return true
         case (.string(let x)?, .string(let y)?):
             if key == "time" {
-                guard let p = CorpusGPXTests.milliseconds(x), let q = CorpusGPXTests.milliseconds(y) else { return false }
+                guard let p = CorpusGPXTests.milliseconds(x), let q = CorpusGPXTests.milliseconds(y) else {
+                    return false
+                }
                 return p == q
             }
             return x == y
@@ -229,15 +249,15 @@ struct CorpusNMEATests {
         }
     }
 
-    /// The counts in a summary `N with a bad checksum [and] M malformed of T NMEA sentences
-    /// dropped` (either part may be missing: 0).
-    static func dropped(_ stderr: String) -> (bad: Int, malformed: Int) {
+    /// The counts in a summary `N with a bad checksum, M malformed and K not measured (...) of
+    /// T NMEA sentences dropped` (any part may be missing: 0).
+    static func dropped(_ stderr: String) -> [Int] {
         func count(before phrase: String) -> Int {
             guard let range = stderr.range(of: phrase) else { return 0 }
             let digits = stderr[..<range.lowerBound].reversed().prefix { $0.isNumber }
             return Int(String(digits.reversed())) ?? 0
         }
-        return (count(before: " with a bad checksum"), count(before: " malformed"))
+        return [count(before: " with a bad checksum"), count(before: " malformed"), count(before: " not measured")]
     }
 
     /// The message of a `TOOL: PATH: message` or `TOOL: PATH:LINE: message` stderr line, nil

@@ -65,7 +65,7 @@ struct CorpusXMLFormatsTests {
         arguments: ["tcx/togeojson__test__data__sample.tcx", "kml/togeojson__test__data__gxtrack.kml"])
     func gzipped(file: String) throws {
         let source = try #require(Tools.corpus).appendingPathComponent(file)
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fixkit-gz-\(UUID().uuidString)")
+        let dir = TestScratch.root.appendingPathComponent("fixkit-gz-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let gz = dir.appendingPathComponent(source.lastPathComponent + ".gz")

@@ -109,7 +109,7 @@ struct CourseStripTests {
 
         // The same by value, with a JSON parser of another program when there is one.
         if let python = Tools.which("python3") {
-            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fixkit-\(UUID().uuidString)")
+            let dir = TestScratch.root.appendingPathComponent("fixkit-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: dir) }
             try input.write(to: dir.appendingPathComponent("in"))

@@ -244,7 +244,7 @@ struct DocExamplesTests {
     static func makeScratch() throws -> URL {
         let fm = FileManager.default
         let root = Tools.packageRoot
-        let dir = fm.temporaryDirectory.appendingPathComponent("doc-examples-\(UUID().uuidString)")
+        let dir = TestScratch.root.appendingPathComponent("doc-examples-\(UUID().uuidString)")
         try fm.createDirectory(at: dir, withIntermediateDirectories: true)
         for name in ["samples", "man", "Makefile"] {
             try fm.copyItem(at: root.appendingPathComponent(name), to: dir.appendingPathComponent(name))

@@ -156,7 +156,7 @@ struct FITGeneratedTests {
 
     /// Writes `bytes` to a temporary file named `name`, runs gpx2fix on it, and removes it.
     static func run(_ bytes: [UInt8], name: String = "ride.fit", _ arguments: [String] = []) throws -> Tools.Result {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fixkit-fit-\(UUID().uuidString)")
+        let dir = TestScratch.root.appendingPathComponent("fixkit-fit-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let url = dir.appendingPathComponent(name)
@@ -439,7 +439,7 @@ struct FITGeneratedTests {
         .enabled(if: Tools.which("gzip") != nil))
     func gzip() throws {
         let ride = Self.ride(seed: 8, count: 50, trace: "ride.fit")
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fixkit-fitgz-\(UUID().uuidString)")
+        let dir = TestScratch.root.appendingPathComponent("fixkit-fitgz-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let url = dir.appendingPathComponent("ride.fit")
@@ -464,7 +464,7 @@ struct FITGeneratedTests {
     func sameAsFitdecode(seed: UInt64) throws {
         let a = Self.ride(seed: seed, count: 300, trace: "gen.fit"),
             b = Self.ride(seed: seed + 100, count: 50, trace: "gen.fit")
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fixkit-fitoracle-\(UUID().uuidString)")
+        let dir = TestScratch.root.appendingPathComponent("fixkit-fitoracle-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let url = dir.appendingPathComponent("gen.fit")

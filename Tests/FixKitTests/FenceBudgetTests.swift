@@ -155,7 +155,7 @@ struct FenceBudgetTests {
     /// watched until the rule lets it go, so its exit is written at the same fix as without a
     /// limit.
     @Test func droppedWhileInsideKeepsItsExit() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fence-budget-\(UUID().uuidString)")
+        let dir = TestScratch.root.appendingPathComponent("fence-budget-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let b = LocalFrame(lat: 51.5, lon: -0.12).degrees(east: 230, north: 0)

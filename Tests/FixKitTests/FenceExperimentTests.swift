@@ -16,7 +16,7 @@ struct FenceExperimentTests {
 
     /// Runs `fixsim ARGS | fencerule --fences F RULEARGS` in bash and returns fencerule's events.
     static func pipeline(_ sim: String, _ rule: String) throws -> [[String: Any]] {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fence-exp-\(UUID().uuidString)")
+        let dir = TestScratch.root.appendingPathComponent("fence-exp-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let fences = dir.appendingPathComponent("f.json")

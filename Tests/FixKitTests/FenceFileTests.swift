@@ -10,7 +10,7 @@ struct FenceFileTests {
     static let fixInside = Data(#"{"time":"2026-01-01T09:00:00Z","lat":51.5,"lon":-0.12,"hacc":5}"#.utf8 + [0x0A])
 
     static func temporaryDirectory() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fence-file-\(UUID().uuidString)")
+        let dir = TestScratch.root.appendingPathComponent("fence-file-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         return dir
     }

@@ -364,7 +364,7 @@ struct FenceIndexBruteForceTests {
     /// (which did not finish before). The test finishing is the check that it no longer hangs;
     /// the events must equal the reference's.
     @Test func limitTwoOnTheToolFinishes() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fixkit-\(UUID().uuidString)")
+        let dir = TestScratch.root.appendingPathComponent("fixkit-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         // Fences 1,000 km apart on a line of latitude-ish points, 20 m each, and London's.
@@ -382,7 +382,7 @@ struct FenceIndexBruteForceTests {
             + fences.map { #"{"id":"\#($0.id)","lat":\#($0.lat),"lon":\#($0.lon),"radius":20}"# }.joined(separator: ",")
             + "]"
         let path = dir.appendingPathComponent("fences.json")
-        try fenceJSON.write(to: path, atomically: true, encoding: .utf8)
+        try fenceJSON.write(to: path, atomically: false, encoding: .utf8)
         var lines: [String] = []
         var points: [FixPoint] = []
         func add(_ lat: Double, _ lon: Double, _ i: Int, hacc: Double = 8) {

@@ -232,7 +232,7 @@ struct FenceRuleUnitTests {
     }
 
     func temporaryDirectory() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fence-unit-\(UUID().uuidString)")
+        let dir = TestScratch.root.appendingPathComponent("fence-unit-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         return dir
     }

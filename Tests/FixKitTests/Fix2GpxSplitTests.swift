@@ -7,7 +7,7 @@ import Testing
 /// several traces, and the spool that holds the others.
 struct Fix2GpxSplitTests {
     static func temporaryDirectory() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fixkit-split-\(UUID().uuidString)")
+        let dir = TestScratch.root.appendingPathComponent("fixkit-split-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         return dir
     }
@@ -55,7 +55,7 @@ struct Fix2GpxSplitTests {
             expected[k] += bytes
             try spool.append(ks[k]) { $0 += bytes }
         }
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("fixkit-spool-\(UUID().uuidString)").path
+        let path = TestScratch.root.appendingPathComponent("fixkit-spool-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         for k in 0..<50 {
             let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)

@@ -12,7 +12,7 @@ struct FixFilterToolTests {
 
     @Test(arguments: FixFilterToolTests.cases)
     func golden(_ c: GoldenCase) throws {
-        let rejects = FileManager.default.temporaryDirectory.appendingPathComponent("fixkit-rejects-\(UUID().uuidString)")
+        let rejects = TestScratch.root.appendingPathComponent("fixkit-rejects-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: rejects) }
         let r = try Tools.run("fixfilter", c.arguments.map { $0 == "REJECTS" ? rejects.path : $0 } + [c.file], in: c.directory)
         #expect(r.out == (try c.expectedText("out")))
@@ -38,7 +38,7 @@ struct FixFilterToolTests {
             lines.append(s)
         }
         let input = Data((lines.joined(separator: "\n") + "\n").utf8)
-        let rejects = FileManager.default.temporaryDirectory.appendingPathComponent("fixkit-rejects-\(UUID().uuidString)")
+        let rejects = TestScratch.root.appendingPathComponent("fixkit-rejects-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: rejects) }
         let r = try Tools.run("fixfilter", ["--rejects", rejects.path], stdin: input)
         #expect(r.status == 0)
@@ -84,7 +84,7 @@ struct FixFilterToolTests {
     /// The rejects file is complete even when --strict stops the run, and a failure to write it
     /// names it.
     @Test func rejectsFileSurvivesStrictAndReportsItsOwnErrors() throws {
-        let rejects = FileManager.default.temporaryDirectory.appendingPathComponent("fixkit-rejects-\(UUID().uuidString)")
+        let rejects = TestScratch.root.appendingPathComponent("fixkit-rejects-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: rejects) }
         let input = Data("{\"lat\":1,\"lon\":2,\"hacc\":500}\nnot json\n".utf8)
         let r = try Tools.run("fixfilter", ["--strict", "--rejects", rejects.path], stdin: input)

@@ -44,7 +44,7 @@ struct FixPlotBrowserTests {
     }
 
     static func load(_ html: Data) throws -> Page {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fixplot-page-\(UUID().uuidString)")
+        let dir = TestScratch.root.appendingPathComponent("fixplot-page-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         var text = String(decoding: html, as: UTF8.self)

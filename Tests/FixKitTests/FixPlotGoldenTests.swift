@@ -118,7 +118,7 @@ struct FixPlotGoldenTests {
 
     /// The spool between the passes is unlinked at once: nothing is left in TMPDIR.
     @Test func leavesNoTemporaryFiles() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fixplot-tmp-\(UUID().uuidString)")
+        let dir = TestScratch.root.appendingPathComponent("fixplot-tmp-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let walk = FixPlotGoldenTests.directory.appendingPathComponent("walk.ndjson").path

@@ -40,7 +40,7 @@ struct FixPlotManExamplesTests {
     @Test func everyExampleRunsAsShown() throws {
         let examples = try Self.examples()
         #expect(examples.count >= 10)
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fixplot-man-\(UUID().uuidString)")
+        let dir = TestScratch.root.appendingPathComponent("fixplot-man-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         try FileManager.default.copyItem(

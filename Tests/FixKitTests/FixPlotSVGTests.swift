@@ -40,7 +40,7 @@ struct FixPlotSVGTests {
 
     /// A walk past two fences with a stop, through every tool, then drawn.
     static func make(_ place: Place) throws -> Stream {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fixplot-svg-\(UUID().uuidString)")
+        let dir = TestScratch.root.appendingPathComponent("fixplot-svg-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let p = LocalProjection(lat0: place.lat, lon0: place.lon)
         let f2 = p.unproject(east: 150, north: -30)

@@ -109,7 +109,7 @@ struct GeoJSONRoundTripTests {
                     assert -180 <= c[0] <= 180 and -90 <= c[1] <= 90 and len(c) in (2, 3)
             print(len(d["features"]))
             """
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fixkit-gj-\(UUID().uuidString)")
+        let dir = TestScratch.root.appendingPathComponent("fixkit-gj-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("out.geojson")

@@ -22,7 +22,7 @@ struct GzipInputTests {
     struct Scratch {
         let dir: URL
         init() throws {
-            dir = FileManager.default.temporaryDirectory.appendingPathComponent("fixkit-gzip-\(UUID().uuidString)")
+            dir = TestScratch.root.appendingPathComponent("fixkit-gzip-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         }
         func remove() { try? FileManager.default.removeItem(at: dir) }

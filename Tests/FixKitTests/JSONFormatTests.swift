@@ -21,7 +21,7 @@ struct JSONFormatTests {
 
     /// Runs gpx2fix on `text` saved as `name` in a fresh directory.
     static func read(_ text: String, name: String, _ arguments: [String] = []) throws -> Tools.Result {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fixkit-json-\(UUID().uuidString)")
+        let dir = TestScratch.root.appendingPathComponent("fixkit-json-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent(name)

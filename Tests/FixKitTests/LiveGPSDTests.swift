@@ -159,7 +159,7 @@ final class LiveRun {
 
     init(mode: String) throws {
         self.mode = mode
-        dir = FileManager.default.temporaryDirectory.appendingPathComponent("fixkit-live-\(UUID().uuidString)")
+        dir = TestScratch.root.appendingPathComponent("fixkit-live-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     }
 

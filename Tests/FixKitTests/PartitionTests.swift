@@ -80,11 +80,11 @@ struct PartitionTests {
     ]
 
     func check(_ groups: [[String]], seed: UInt64) throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fixkit-partition-\(UUID().uuidString)")
+        let dir = TestScratch.root.appendingPathComponent("fixkit-partition-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let fences = dir.appendingPathComponent("fences.json")
-        try Self.fences.write(to: fences, atomically: true, encoding: .utf8)
+        try Self.fences.write(to: fences, atomically: false, encoding: .utf8)
         let all = Self.interleave(groups, seed: seed)
         #expect(all.count == groups.map(\.count).reduce(0, +))
         let allData = Data((all.joined(separator: "\n") + "\n").utf8)

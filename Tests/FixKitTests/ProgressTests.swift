@@ -81,7 +81,7 @@ struct ProgressTests {
     }
 
     @Test func itSaysFilesMegabytesAndRateAndIsErasedAtTheEnd() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fixkit-progress-\(UUID().uuidString)")
+        let dir = TestScratch.root.appendingPathComponent("fixkit-progress-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("big")
@@ -145,7 +145,7 @@ struct ProgressTests {
     /// gpx2fix's own run, with its terminal test and clock injected: on a "terminal" the line
     /// comes and goes; the records are the same bytes as without it.
     @Test func gpx2fixOnATerminalDrawsItAndWritesTheSameRecords() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fixkit-progress-\(UUID().uuidString)")
+        let dir = TestScratch.root.appendingPathComponent("fixkit-progress-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let inputs = Self.gpxInputs() + [dir.appendingPathComponent("missing.gpx").path]

@@ -19,7 +19,7 @@ struct RegressionCaseTests {
     @Test(arguments: RegressionCaseTests.cases)
     func regression(_ name: String) throws {
         let dir = Self.root.appendingPathComponent(name)
-        let temp = FileManager.default.temporaryDirectory.appendingPathComponent("fixkit-regress-\(UUID().uuidString)")
+        let temp = TestScratch.root.appendingPathComponent("fixkit-regress-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: temp, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: temp) }
         let script = "export T='\(temp.path)'; cd '\(dir.path)' && . ./cmd"

@@ -60,7 +60,7 @@ struct RoundTripTests {
         let fixes = RoundTripTests.generated(count: 2000, seed: 7)
         for args in [[], ["--xcode", "--pace", "1.4"]] {
             let gpx = try Tools.run("fix2gpx", args, stdin: fixes)
-            let file = FileManager.default.temporaryDirectory.appendingPathComponent("fixkit-\(UUID().uuidString).gpx")
+            let file = TestScratch.root.appendingPathComponent("fixkit-\(UUID().uuidString).gpx")
             defer { try? FileManager.default.removeItem(at: file) }
             try gpx.stdout.write(to: file)
             let lint = try Tools.runExecutable(

@@ -72,12 +72,12 @@ struct SparkPipeTests {
 
     @Test(.enabled(if: SparkPipeTests.missing == nil, Comment(rawValue: SparkPipeTests.missing ?? "")))
     func pipeMatchesOneRun() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fixkit-spark-\(UUID().uuidString)")
+        let dir = TestScratch.root.appendingPathComponent("fixkit-spark-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let input = dir.appendingPathComponent("fixes.ndjson")
         let fixes = Self.fixes()
-        try (fixes.joined(separator: "\n") + "\n").write(to: input, atomically: true, encoding: .utf8)
+        try (fixes.joined(separator: "\n") + "\n").write(to: input, atomically: false, encoding: .utf8)
 
         let one = try Tools.run("fixfilter", [input.path])
         try #require(one.status == 0, "\(one.stderr)")

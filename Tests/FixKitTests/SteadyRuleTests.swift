@@ -163,12 +163,12 @@ struct SteadyRuleTests {
     /// changes each trace at most once, confident many times.
     @Test(arguments: [10.0, 60])
     func fixsimStandingOnTheEdge(tau: Double) throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fixkit-\(UUID().uuidString)")
+        let dir = TestScratch.root.appendingPathComponent("fixkit-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let fences = dir.appendingPathComponent("f.json")
         try #"[{"id":"fence","lat":\#(Self.centre.lat),"lon":\#(Self.centre.lon),"radius":100}]"#.write(
-            to: fences, atomically: true, encoding: .utf8)
+            to: fences, atomically: false, encoding: .utf8)
         let sim = try Tools.run(
             "fixsim",
             [
@@ -208,12 +208,12 @@ struct SteadyRuleTests {
     }
 
     static func run(_ lines: [String], _ extra: [String] = []) throws -> [[String: Any]] {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fixkit-\(UUID().uuidString)")
+        let dir = TestScratch.root.appendingPathComponent("fixkit-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let fences = dir.appendingPathComponent("f.json")
         try #"[{"id":"fence","lat":\#(centre.lat),"lon":\#(centre.lon),"radius":100}]"#.write(
-            to: fences, atomically: true, encoding: .utf8)
+            to: fences, atomically: false, encoding: .utf8)
         let run = try Tools.run(
             "fencerule", ["--fences", fences.path] + extra, stdin: Data((lines.joined(separator: "\n") + "\n").utf8))
         #expect(run.status == 0, "\(run.stderr)")

@@ -65,13 +65,13 @@ struct TraceNamesTests {
     /// The issue's case: two rides called Morning Ride, the later file first. Each keeps its
     /// fixes through fixfilter (before, the second was dropped as stale), with names from the rule.
     @Test func ridesNamedAlike() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fixkit-names-\(UUID().uuidString)")
+        let dir = TestScratch.root.appendingPathComponent("fixkit-names-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir.appendingPathComponent("b"), withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let jan2 = 1_767_337_200  // 2026-01-02T07:00:00Z
-        try Self.gpx([("Morning Ride", 401)], start: jan2).write(to: dir.appendingPathComponent("2026-01-02.gpx"), atomically: true, encoding: .utf8)
-        try Self.gpx([("Morning Ride", 401)], start: jan2 - 86_400).write(to: dir.appendingPathComponent("2026-01-01.gpx"), atomically: true, encoding: .utf8)
-        try Self.gpx([("Lap", 5), ("Lap", 5), (nil, 5)], start: jan2 - 2 * 86_400).write(to: dir.appendingPathComponent("b/2026-01-01.gpx"), atomically: true, encoding: .utf8)
+        try Self.gpx([("Morning Ride", 401)], start: jan2).write(to: dir.appendingPathComponent("2026-01-02.gpx"), atomically: false, encoding: .utf8)
+        try Self.gpx([("Morning Ride", 401)], start: jan2 - 86_400).write(to: dir.appendingPathComponent("2026-01-01.gpx"), atomically: false, encoding: .utf8)
+        try Self.gpx([("Lap", 5), ("Lap", 5), (nil, 5)], start: jan2 - 2 * 86_400).write(to: dir.appendingPathComponent("b/2026-01-01.gpx"), atomically: false, encoding: .utf8)
         let r = try Tools.shell("cd '\(dir.path)' && gpx2fix 2026-01-02.gpx 2026-01-01.gpx b/2026-01-01.gpx | fixstats")
         #expect(r.status == 0, "\(r.stderr)")
         let traces = try Tools.objects(r.stdout).map { "\($0["trace"] ?? "") \($0["fixes"] ?? "")" }
@@ -84,11 +84,11 @@ struct TraceNamesTests {
 
     /// Two NMEA logs of one file name in two folders: two traces.
     @Test func nmeaLogsOfOneName() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fixkit-names-\(UUID().uuidString)")
+        let dir = TestScratch.root.appendingPathComponent("fixkit-names-\(UUID().uuidString)")
         for sub in ["a", "b"] { try FileManager.default.createDirectory(at: dir.appendingPathComponent(sub), withIntermediateDirectories: true) }
         defer { try? FileManager.default.removeItem(at: dir) }
         let log = "$GPRMC,092750.000,A,5321.6802,N,00630.3372,W,0.02,31.66,280511,,,A*43\n"
-        for sub in ["a", "b"] { try log.write(to: dir.appendingPathComponent("\(sub)/gps.nmea"), atomically: true, encoding: .utf8) }
+        for sub in ["a", "b"] { try log.write(to: dir.appendingPathComponent("\(sub)/gps.nmea"), atomically: false, encoding: .utf8) }
         let r = try Tools.shell("cd '\(dir.path)' && gpx2fix a/gps.nmea b/gps.nmea")
         let traces = try Tools.objects(r.stdout).compactMap { $0["trace"] as? String }
         #expect(traces == ["gps.nmea", "gps.nmea (2)"])

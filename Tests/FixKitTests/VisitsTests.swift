@@ -158,7 +158,7 @@ struct VisitsTests {
         "50 generated days: every stay found, none invented, centre within 25 m, times within 3 min, open ends null",
         .enabled(if: python != nil, "python3 is not on PATH: the generated-day test is skipped"))
     func generatedDays() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("visits-days-\(UUID().uuidString)")
+        let dir = TestScratch.root.appendingPathComponent("visits-days-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let seeds = 1...50
@@ -330,7 +330,7 @@ struct VisitsTests {
         "--geojson: a valid FeatureCollection of Points with the same visits as NDJSON",
         .enabled(if: python != nil, "python3 is not on PATH"))
     func geojson() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("visits-geo-\(UUID().uuidString)")
+        let dir = TestScratch.root.appendingPathComponent("visits-geo-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("day.ndjson")

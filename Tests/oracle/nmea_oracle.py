@@ -23,17 +23,21 @@ The rules, as read here (each step below says which rule it implements):
   (`*7`, or text run on after the checksum) counts as a bad checksum too.
 * Types: RMC, GGA, GNS, GLL, VTG, GSA, GST, ZDA from any two-character talker.
   Proprietary ($P...), unknown types and text that pynmea2 cannot frame are ignored.
-* Epochs: consecutive sentences sharing a UTC time are merged into one epoch.  RMC, GGA,
-  GNS, GLL (and GST, ZDA, which also carry the UTC time of the fix) open a new epoch when
-  their time differs from the open one's; VTG and GSA carry no time and attach to the
-  epoch that is open when they arrive (and are dropped before the first one).  A sentence
-  whose time field is empty is treated like VTG/GSA: it attaches to the open epoch.
+* Epochs: sentences sharing a UTC time are merged into one epoch, also when a sentence of
+  the next epoch comes between them (a sentence may be one epoch late).  RMC, GGA, GNS,
+  GLL (and GST, ZDA, which also carry the UTC time of the fix) join the last epoch or the
+  one before it when it has their time, else open a new epoch; VTG and GSA carry no time
+  and attach to the epoch of the last sentence with a time (and are dropped before the
+  first one).  A sentence whose time field is empty is treated like VTG/GSA.
 * Validity: RMC needs status A and a mode (field 12, if present) other than N; GGA a
   quality other than 0/empty; GNS a mode that is not all N; GLL status A and mode not N.
   A void sentence gives no position and no fix field, but its time still opens or
   continues an epoch, and a void RMC's date still dates it (the receiver knows the UTC
   date before it has a position; "void sentences give nothing" is read as "no fix").
-  The first valid position of the epoch wins; an epoch without one gives no fix.
+  GGA quality 7 (manual input) and 8 (simulator) are not measurements: they give nothing
+  and are counted ("not measured").  The most precise valid position of the epoch (the
+  most decimal places in latitude and longitude together) wins, the first one on a tie;
+  an epoch without one gives no fix.
 * Fields, first value in the epoch wins: alt (GGA/GNS MSL altitude), speed (RMC knots, or
   VTG knots else VTG km/h, in m/s), course (RMC/VTG true course, mod 360), hdop (GGA/GNS,
   else GSA), pdop/vdop (GSA, skipped whole when its fix type is 1), sat (GGA/GNS),
@@ -43,7 +47,8 @@ The rules, as read here (each step below says which rule it implements):
   here, or whose time, date, coordinates or a numeric field does not parse or is out of
   range ("bad coordinates etc.", read strictly: a bad field spoils the whole sentence).
 * Dates: from RMC ddmmyy (yy 80-99 -> 19yy, else 20yy) or ZDA dd,mm,yyyy, first in the
-  epoch.  An epoch without one takes the last date, +1 day when its time of day is more
+  epoch.  An RMC date that cannot be read (not six digits, or no such day) is no date, and
+  the rest of the RMC is used.  An epoch without one takes the last date, +1 day when its time of day is more
   than 12 h earlier than the previous epoch's.  Epochs before the first date are dated
   backwards from it (-1 day when, going back, the time of day is more than 12 h later than
   the following epoch's); with --date, only while fewer than 10 fixes wait for it, else
@@ -193,13 +198,19 @@ def coordinate(value, hemisphere, pattern, limit, positive, negative, what):
     return -result if hemisphere == negative else result
 
 
+def decimals(text):
+    """Decimal places of a coordinate field: how precise it is."""
+    return len(text.partition(".")[2])
+
+
 def position(msg):
+    """(lat, lon, decimal places of both fields together)."""
     lat = coordinate(raw(msg, "lat"), raw(msg, "lat_dir"), LATITUDE, 90, "N", "S", "latitude")
     lon = coordinate(raw(msg, "lon"), raw(msg, "lon_dir"), LONGITUDE, 180, "E", "W", "longitude")
     if lat is None or lon is None:
         # Valid status but no coordinates: nothing usable in it.
         raise Malformed("a valid sentence without coordinates")
-    return lat, lon
+    return lat, lon, decimals(raw(msg, "lat")) + decimals(raw(msg, "lon"))
 
 
 def rmc_date(text):
@@ -207,12 +218,12 @@ def rmc_date(text):
     if text == "":
         return None
     if not re.fullmatch(r"\d{6}", text):
-        raise Malformed(f"date {text!r}")
+        return None                           # garbled (gpsd's april6_2019.log: "2208-1")
     d, mo, yy = int(text[0:2]), int(text[2:4]), int(text[4:6])
     try:
         return datetime.date(1900 + yy if yy >= 80 else 2000 + yy, mo, d)
     except ValueError:
-        raise Malformed(f"date {text!r}")
+        return None                           # no such day
 
 
 def zda_date(day, month, year):
@@ -264,6 +275,8 @@ def contribution(msg):
         sat = integer(raw(msg, "num_sats"), "satellites")
         hdop = number(raw(msg, "horizontal_dil"), "HDOP")
         alt = number(raw(msg, "altitude"), "altitude")
+        if quality in (7, 8):                 # manual input, simulator: not measurements
+            return t, NOT_MEASURED
         if quality:                           # not 0 and not empty
             out.update(pos=position(msg), alt=alt, sat=sat, hdop_fix=hdop)
         return t, out
@@ -312,6 +325,10 @@ def contribution(msg):
     raise AssertionError(kind)
 
 
+# What a GGA of quality 7 or 8 contributes: nothing, and it is counted.
+NOT_MEASURED = {}
+
+
 class Epoch:
     def __init__(self, time_ms):
         self.time = time_ms
@@ -324,7 +341,13 @@ class Epoch:
 
     def merge(self, values):
         for key, value in values.items():
-            if value is not None and key not in self.values:  # first value wins
+            if value is None:
+                continue
+            if key == "pos":
+                # The most precise position wins, the first one on a tie.
+                if key not in self.values or value[2] > self.values[key][2]:
+                    self.values[key] = value
+            elif key not in self.values:      # first value wins
                 self.values[key] = value
 
 
@@ -332,7 +355,7 @@ class Epoch:
 
 def read(text):
     """Returns (epochs, counts) for the text of a log."""
-    counts = {"total": 0, "bad": 0, "malformed": 0}
+    counts = {"total": 0, "bad": 0, "malformed": 0, "not_measured": 0}
     epochs = []
     current = None
     for body in sentences(text):
@@ -356,9 +379,13 @@ def read(text):
         except Malformed:
             counts["malformed"] += 1
             continue
+        if values is NOT_MEASURED:
+            counts["not_measured"] += 1
         if t is not None:
-            if current is None or current.time != t:
-                current = Epoch(t)            # a new time closes the open epoch
+            # The last epoch or the one before it (a sentence one epoch late), else a new one.
+            current = next((e for e in epochs[-2:] if e.time == t), None)
+            if current is None:
+                current = Epoch(t)
                 epochs.append(current)
         elif current is None:
             continue                          # VTG/GSA before any time: nowhere to go
@@ -421,7 +448,7 @@ def fixes(epochs, trace, uere, dated):
         fix = {}
         if dated:
             fix["time"] = rfc3339(e.date, e.time)
-        fix["lat"], fix["lon"] = v["pos"]
+        fix["lat"], fix["lon"], _ = v["pos"]
         hdop = v.get("hdop_fix", v.get("hdop_gsa"))
         hacc = v.get("gst_hacc")
         if hacc is None and uere is not None and hdop is not None:
@@ -481,10 +508,10 @@ def main(argv):
         out.write(json.dumps(fix, ensure_ascii=False, separators=(",", ":")) + "\n")
     if not dated and any("pos" in e.values for e in epochs):
         sys.stderr.write(f"{TOOL}: {path}: the log gives no date: fixes written without time\n")
-    if counts["bad"] or counts["malformed"]:
+    if counts["bad"] or counts["malformed"] or counts["not_measured"]:
         sys.stderr.write(
-            f"{TOOL}: {path}: {counts['bad']} with a bad checksum and {counts['malformed']} malformed "
-            f"of {counts['total']} NMEA sentences dropped\n")
+            f"{TOOL}: {path}: {counts['bad']} with a bad checksum, {counts['malformed']} malformed "
+            f"and {counts['not_measured']} not measured of {counts['total']} NMEA sentences dropped\n")
     return 0
 
 

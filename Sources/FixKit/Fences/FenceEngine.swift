@@ -285,4 +285,3 @@ struct ActingRegion {
         return lo
     }
 }
-

@@ -1,7 +1,10 @@
 /// What the sentences of one epoch (one UTC time) say, merged.
 ///
-/// The first sentence to give a field wins, except that a void position (RMC or GLL status `V`,
-/// GGA quality 0, GNS mode `N`) is never used.
+/// The first sentence to give a field wins, except for the position: the most precise one
+/// (the most decimal places in its latitude and longitude together) wins, and on a tie the
+/// first. A void position (RMC or GLL status `V`, GGA quality 0, GNS mode `N`) and one that is
+/// not a measurement (GGA quality 7, manual, or 8, simulator) is never used. gpx2fix(1),
+/// "NMEA 0183", lists the precedence for every fix member.
 struct NMEAEpoch {
     /// UTC milliseconds since midnight.
     var timeOfDay: Int64?
@@ -9,7 +12,9 @@ struct NMEAEpoch {
     var day: Int64?
     var lat: Double?
     var lon: Double?
-    /// Whether some sentence said the position is void.
+    /// The decimal places of the position's latitude and longitude fields together.
+    var positionDecimals = 0
+    /// Whether some sentence said the position is void (or not measured).
     var sawVoid = false
     var alt: Double?
     var speed: Double?
@@ -25,10 +30,17 @@ struct NMEAEpoch {
 
     var hasPosition: Bool { lat != nil && lon != nil }
 
-    mutating func setPosition(_ lat: Double?, _ lon: Double?) {
-        guard self.lat == nil, let lat, let lon else { return }
+    /// Whether a position with `decimals` decimal places would replace the epoch's.
+    @inline(__always)
+    func wantsPosition(decimals: Int) -> Bool { lat == nil || decimals > positionDecimals }
+
+    /// Offers a position read with `decimals` decimal places: taken when the epoch has none or
+    /// a less precise one.
+    mutating func offerPosition(_ lat: Double, _ lon: Double, decimals: Int) {
+        guard wantsPosition(decimals: decimals) else { return }
         self.lat = lat
         self.lon = lon
+        positionDecimals = decimals
     }
 
     mutating func set<T>(_ path: WritableKeyPath<NMEAEpoch, T?>, _ value: T?) {
@@ -36,15 +48,62 @@ struct NMEAEpoch {
     }
 }
 
-/// How a sentence fills an epoch; each parser's doc comment draws its fields.
+/// What a sentence parser made of a sentence.
+enum NMEAVerdict: Equatable, Sendable {
+    /// What it says was added to the epoch.
+    case used
+    /// It says it has no valid position (RMC or GLL status `V`, GGA quality 0, ...); what it
+    /// still says (a void RMC's date) was added.
+    case void
+    /// GGA quality 7 (manual input) or 8 (simulator): not a measurement, so nothing is taken
+    /// from it.
+    case notMeasured
+    /// Malformed: nothing was taken from it.
+    case refused(NMEARefusal)
+}
+
+/// Why a sentence parser refused a sentence (field numbers as in the sentence's diagram,
+/// from 1 after the address).
+enum NMEARefusal: Equatable, Sendable, CustomStringConvertible {
+    /// Fewer fields than the sentence needs (this many).
+    case tooFewFields(needs: Int)
+    /// The field is not a UTC time `hhmmss[.sss]` of a real time of day.
+    case time(field: Int)
+    /// A status other than `A` or `V`.
+    case status(field: Int)
+    /// A latitude or longitude that cannot be read (with its hemisphere letter in the next
+    /// field) or is out of range.
+    case coordinate(field: Int)
+    /// A field that must be a number when present is not one.
+    case number(field: Int)
+    /// A date that does not exist, or a year before 1980.
+    case date(field: Int)
+    /// More satellites than any receiver can use (past 999).
+    case satellites(field: Int)
+
+    var description: String {
+        switch self {
+        case .tooFewFields(let n): return "fewer than \(n) fields"
+        case .time(let f): return "field \(f) is not a time of day hhmmss[.sss]"
+        case .status(let f): return "field \(f) is a status other than A or V"
+        case .coordinate(let f): return "field \(f) is not a coordinate in range"
+        case .number(let f): return "field \(f) is not a number"
+        case .date(let f): return "field \(f) is not a date that exists"
+        case .satellites(let f): return "field \(f) counts more than 999 satellites"
+        }
+    }
+}
+
+/// How a sentence fills an epoch; each parser's doc comment draws its fields, and the field
+/// numbers in its code are the diagram's.
 protocol NMEASentenceParser {
-    /// The index of the field holding the epoch's UTC time, or nil when the sentence has none.
+    /// The field holding the epoch's UTC time, or nil when the sentence has none.
     static var timeField: Int? { get }
     /// Whether the sentence gives a position of its own (GLL, whose time is optional).
     static var givesPosition: Bool { get }
-    /// Adds what the sentence says, or nothing and false when it is malformed: a field that
-    /// is present must be what its place says.
-    static func apply(_ s: NMEASentence, to epoch: inout NMEAEpoch) -> Bool
+    /// Adds what the sentence says, or nothing when it is malformed (then says why): a field
+    /// that is present must be what its place says.
+    static func apply(_ s: NMEASentence, to epoch: inout NMEAEpoch) -> NMEAVerdict
 }
 
 extension NMEASentenceParser {

@@ -1,43 +1,56 @@
 /// One NMEA 0183 sentence, split into its comma-separated fields, checksum already checked.
 ///
 /// `$TTSSS,f1,f2,...*hh`: TT is the talker (GP, GN, GL, GA, GB, BD, GQ, QZ...), SSS the
-/// sentence type. Fields are byte ranges into the sentence's bytes; an empty field is absent.
+/// sentence type. Fields are numbered from 1 after the address, as in every sentence's
+/// diagram (`$--GGA,hhmmss.ss,...`: field 1 is the time). They are byte ranges into the
+/// sentence's bytes; an empty field is absent.
+///
+/// SAFETY: `bytes` and `bounds` point into the reader's line buffer and its `FieldBounds`
+/// scratch table. Both live only until the next sentence is framed (the reader reuses the
+/// table and may move the buffer when it reads more), so a sentence is used at once and never
+/// stored: a parser copies out the numbers it reads.
 struct NMEASentence {
     let bytes: UnsafeBufferPointer<UInt8>
-    /// Where each field ends: a comma, or the end of the last field. Field i runs from just
-    /// after `bounds[i - 1]` (for i = 0, the address field's comma) to `bounds[i]`.
+    /// Where each field ends: `bounds[0]` is the comma after the address, `bounds[n]` the
+    /// comma (or the end of the last field) that ends field n. Field n runs from just after
+    /// `bounds[n - 1]` to `bounds[n]`.
     let bounds: UnsafePointer<Int32>
+    /// The number of fields (the last one is field `count`).
     let count: Int
     /// The sentence type, such as `RMC`, as three bytes packed into an integer.
     let type: UInt32
 
-    /// Field i's byte range.
+    /// Field n's byte range (n from 1 to `count`).
     @inline(__always)
-    func range(_ i: Int) -> Range<Int> { Int(bounds[i - 1]) + 1..<Int(bounds[i]) }
+    func range(_ n: Int) -> Range<Int> { Int(bounds[n - 1]) + 1..<Int(bounds[n]) }
 
     static func code(_ s: StaticString) -> UInt32 {
         let p = s.utf8Start
         return UInt32(p[0]) << 16 | UInt32(p[1]) << 8 | UInt32(p[2])
     }
 
-    func isEmpty(_ i: Int) -> Bool { i >= count || range(i).isEmpty }
+    /// Whether field n is empty or missing (a sentence cut short).
+    func isEmpty(_ n: Int) -> Bool { n > count || range(n).isEmpty }
 
-    func field(_ i: Int) -> UnsafeBufferPointer<UInt8> {
-        guard i < count else { return UnsafeBufferPointer(start: bytes.baseAddress, count: 0) }
-        let r = range(i)
-        return UnsafeBufferPointer(start: bytes.baseAddress! + r.lowerBound, count: r.count)
+    /// Field n's bytes; empty when the sentence has fewer fields.
+    func field(_ n: Int) -> UnsafeBufferPointer<UInt8> {
+        guard n <= count else { return UnsafeBufferPointer(start: bytes.baseAddress, count: 0) }
+        let r = range(n)
+        // SAFETY: a sub-range of `bytes` (`frame` ends every field inside the sentence), valid
+        // as long as the sentence is.
+        return UnsafeBufferPointer(start: bytes.baseAddress?.advanced(by: r.lowerBound), count: r.count)
     }
 
-    /// The first byte of a field, or nil when it is empty.
-    func char(_ i: Int) -> UInt8? {
-        guard i < count else { return nil }
-        let r = range(i)
+    /// The first byte of field n, or nil when it is empty.
+    func char(_ n: Int) -> UInt8? {
+        guard n <= count else { return nil }
+        let r = range(n)
         return r.isEmpty ? nil : bytes[r.lowerBound]
     }
 
-    func number(_ i: Int) -> Double? {
-        guard !isEmpty(i) else { return nil }
-        return DecimalNumber.parse(field(i))
+    func number(_ n: Int) -> Double? {
+        guard !isEmpty(n) else { return nil }
+        return DecimalNumber.parse(field(n))
     }
 
     /// A field that may be empty but must be a number when it is not: `.invalid` makes the
@@ -53,25 +66,40 @@ struct NMEASentence {
         }
     }
 
-    func value(_ i: Int) -> Value {
-        guard !isEmpty(i) else { return .absent }
-        guard let v = DecimalNumber.parse(field(i)) else { return .invalid }
+    func value(_ n: Int) -> Value {
+        guard !isEmpty(n) else { return .absent }
+        guard let v = DecimalNumber.parse(field(n)) else { return .invalid }
         return .value(v)
     }
 
-    /// Whether every listed field is empty or a number.
-    func numbersValid(_ indices: Int...) -> Bool {
-        for i in indices {
-            if case .invalid = value(i) { return false }
+    /// The first of the listed fields that is neither empty nor a number, as a refusal; nil
+    /// when they all are.
+    func invalidNumber(_ fields: Int...) -> NMEARefusal? {
+        for n in fields {
+            if case .invalid = value(n) { return .number(field: n) }
         }
-        return true
+        return nil
     }
 
-    /// A latitude or longitude: `ddmm.mmmm` (or `dddmm.mmmm`) in field `i`, hemisphere letter in
-    /// field `i + 1` (N/S or E/W). Nil when empty, malformed or out of range.
-    func coordinate(_ i: Int, limit: Double) -> Double? {
-        let text = field(i)
-        guard !text.isEmpty, let hemisphere = char(i + 1) else { return nil }
+    /// Decimal places in field n (`4807.038` has 3): how precise a coordinate is.
+    func decimals(_ n: Int) -> Int {
+        guard n <= count else { return 0 }
+        let r = range(n)
+        // From the end: the fraction is short, the whole part of a coordinate is not.
+        var k = r.upperBound
+        while k > r.lowerBound {
+            k -= 1
+            if bytes[k] == UInt8(ascii: ".") { return r.upperBound - k - 1 }
+        }
+        return 0
+    }
+
+    /// A latitude or longitude: `ddmm.mmmm` (or `dddmm.mmmm`) in field n, hemisphere letter in
+    /// field n + 1 (N/S or E/W). Nil when empty, malformed or out of range. Adds the field's
+    /// decimal places to `decimals`.
+    func coordinate(_ n: Int, limit: Double, decimals: inout Int) -> Double? {
+        let text = field(n)
+        guard !text.isEmpty, let hemisphere = char(n + 1) else { return nil }
         // Degrees are the digits before the last two in front of the decimal point.
         var dot = 0
         while dot < text.count, text[dot] != UInt8(ascii: ".") { dot += 1 }
@@ -82,7 +110,8 @@ struct NMEASentence {
             guard d < 10 else { return nil }
             degrees = degrees * 10 + Double(d)
         }
-        guard let minutes = DecimalNumber.parse(UnsafeBufferPointer(rebasing: text[(dot - 2)...])), minutes >= 0, minutes < 60
+        guard let minutes = DecimalNumber.parse(UnsafeBufferPointer(rebasing: text[(dot - 2)...])), minutes >= 0,
+            minutes < 60
         else { return nil }
         var value = degrees + minutes / 60
         switch hemisphere {
@@ -91,13 +120,14 @@ struct NMEASentence {
         default: return nil
         }
         guard abs(value) <= limit else { return nil }
+        if dot < text.count { decimals += text.count - dot - 1 }
         return value
     }
 
-    /// A UTC time of day `hhmmss[.sss]` in milliseconds since midnight. Seconds 60 are read
-    /// only at 23:59 (a leap second), as 23:59:59.999.
-    func timeOfDay(_ i: Int) -> Int64? {
-        let t = field(i)
+    /// A UTC time of day `hhmmss[.sss]` in field n, in milliseconds since midnight. Seconds 60
+    /// are read only at 23:59 (a leap second), as 23:59:59.999.
+    func timeOfDay(_ n: Int) -> Int64? {
+        let t = field(n)
         guard t.count >= 6 else { return nil }
         @inline(__always) func pair(_ k: Int) -> Int64? {
             let a = t[k] &- 48
@@ -105,7 +135,8 @@ struct NMEASentence {
             guard a < 10, b < 10 else { return nil }
             return Int64(a) * 10 + Int64(b)
         }
-        guard let h = pair(0), let m = pair(2), let s = pair(4), h < 24, m < 60, s < 60 || (s == 60 && h == 23 && m == 59)
+        guard let h = pair(0), let m = pair(2), let s = pair(4), h < 24, m < 60,
+            s < 60 || (s == 60 && h == 23 && m == 59)
         else { return nil }
         // The fraction is digits only (`hhmmss.sss`): a number parser would also take an
         // exponent (`123519.5e300`), whose milliseconds no integer holds.
@@ -158,10 +189,11 @@ enum NMEAFraming {
     /// everything between `$` and `*`, two hex digits after `*`) and the field commas. Returns
     /// where the sentence ended. Trailing blanks and NULs are not part of the last field.
     static func frame(_ bytes: UnsafeBufferPointer<UInt8>, bounds: FieldBounds) -> (Outcome, end: Int) {
-        let p = bytes.baseAddress!
+        // SAFETY: `bytes` is the caller's line, alive for this call; every index below is < n.
+        guard let p = bytes.baseAddress else { return (.ignored, 0) }
         let n = bytes.count
-        // bounds.storage[0] is the address field's comma; the table starts one slot in, so
-        // that field 0's start can be read as `bounds[-1] + 1`.
+        // table[0] is the address field's comma, table[n] the end of field n (numbered from 1,
+        // as in the sentence diagrams).
         let table = bounds.storage
         var fieldCount = -1
         var sum: UInt8 = 0
@@ -206,12 +238,15 @@ enum NMEAFraming {
         if p[1] == UInt8(ascii: "P") { return (.ignored, end) }
         // Address: two talker letters and three type letters (ignore anything else).
         // Unicore writes high-precision variants as four letters ending in H (GGAH, RMCH).
-        guard fieldCount >= 0, table[0] == 6 || (table[0] == 7 && p[6] == UInt8(ascii: "H")), Int(table[fieldCount]) < last
+        guard fieldCount >= 0, table[0] == 6 || (table[0] == 7 && p[6] == UInt8(ascii: "H")),
+            Int(table[fieldCount]) < last
         else { return (.ignored, end) }
         fieldCount += 1
         table[fieldCount] = Int32(last)
         let type = UInt32(p[3]) << 16 | UInt32(p[4]) << 8 | UInt32(p[5])
-        return (.sentence(NMEASentence(bytes: bytes, bounds: UnsafePointer(table + 1), count: fieldCount, type: type)), end)
+        // SAFETY: the sentence points into `bytes` and `bounds`, which the caller keeps alive
+        // and unchanged until it has used the sentence (see `NMEASentence`).
+        return (.sentence(NMEASentence(bytes: bytes, bounds: UnsafePointer(table), count: fieldCount, type: type)), end)
     }
 
     static func hexByte(_ a: UInt8, _ b: UInt8) -> UInt8? {

@@ -26,6 +26,8 @@ struct NMEAReader {
         var used = 0
         var badChecksum = 0
         var malformed = 0
+        /// GGA of quality 7 (manual input) or 8 (simulator).
+        var notMeasured = 0
         var reports = 0
         /// Proprietary, AIS and other sentences skipped.
         var other = 0
@@ -69,6 +71,9 @@ struct NMEAReader {
         var skipping = false  // in a line past maxLine: drop its bytes up to its end
         var chunk = [UInt8](repeating: 0, count: chunkSize)
         while true {
+            // SAFETY: `base` and every line and sentence made from it are used only inside this
+            // closure, during which `buffer` is not changed; nothing made from it is kept (the
+            // assembler copies the numbers out of each sentence).
             try buffer.withUnsafeBufferPointer { buf in
                 guard let base = buf.baseAddress else { return }
                 let n = buf.count
@@ -151,7 +156,11 @@ struct NMEAReader {
                 scan -= start
                 start = 0
             }
-            let got = try chunk.withUnsafeMutableBytes { try input.read(into: $0.baseAddress!, capacity: $0.count) }
+            // SAFETY: the chunk's memory is lent to the read for the call only.
+            let got = try chunk.withUnsafeMutableBytes { raw -> Int in
+                guard let base = raw.baseAddress else { return 0 }
+                return try input.read(into: base, capacity: raw.count)
+            }
             if got == 0 {
                 eof = true
             } else {
@@ -161,7 +170,9 @@ struct NMEAReader {
         let last = lineNumber
         func checked(_ fix: inout Fix) throws {
             if let t = fix.time, !t.isWritable {
-                try problem(last, "this epoch's time is past 9999-12-31T23:59:59.999Z, the last that RFC 3339 can write; fix skipped")
+                try problem(
+                    last,
+                    "this epoch's time is past 9999-12-31T23:59:59.999Z, the last that RFC 3339 can write; fix skipped")
                 return
             }
             try emit(&fix)
@@ -172,6 +183,8 @@ struct NMEAReader {
     /// The first LF, CR or NUL at or after `i`, or `n`: eight bytes at a time.
     @inline(__always)
     static func nextBreak(_ base: UnsafePointer<UInt8>, from i: Int, to n: Int) -> Int {
+        // SAFETY: `base` is the reader's buffer, valid for the call; words are read only where
+        // all eight bytes are below `n`.
         var i = i
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
@@ -229,13 +242,17 @@ struct NMEAReader {
         // time RFC 3339 cannot write: reported with the line that closed it, not clamped.
         func checked(_ fix: inout Fix) throws {
             if let t = fix.time, !t.isWritable {
-                try problem(number, "this epoch's time is past 9999-12-31T23:59:59.999Z, the last that RFC 3339 can write; fix skipped")
+                try problem(
+                    number,
+                    "this epoch's time is past 9999-12-31T23:59:59.999Z, the last that RFC 3339 can write; fix skipped")
                 return
             }
             try emit(&fix)
         }
         // Sentences: from each `$` to the next `$` or `!` or the end of the line.
-        let base = bytes.baseAddress!
+        // SAFETY: `bytes` is a line of the reader's buffer, alive for this call; each sentence
+        // framed from it is used before the next one is framed (they share `fieldBounds`).
+        guard let base = bytes.baseAddress else { return }
         let n = bytes.count
         while k < n {
             guard let dollar = memchr(base + k, Int32(UInt8(ascii: "$")), n - k) else { return }
@@ -259,29 +276,35 @@ struct NMEAReader {
             counts.badChecksum += 1
         case .sentence(let s):
             counts.sentences += 1
-            let ok: Bool
+            let verdict: NMEAVerdict
             switch s.type {
-            case NMEAReader.rmc: ok = try assembler.add(RMC.self, s, emit: emit)
-            case NMEAReader.gga: ok = try assembler.add(GGA.self, s, emit: emit)
-            case NMEAReader.gns: ok = try assembler.add(GNS.self, s, emit: emit)
-            case NMEAReader.gll: ok = try assembler.add(GLL.self, s, emit: emit)
-            case NMEAReader.vtg: ok = try assembler.add(VTG.self, s, emit: emit)
-            case NMEAReader.gsa: ok = try assembler.add(GSA.self, s, emit: emit)
-            case NMEAReader.gst: ok = try assembler.add(GST.self, s, emit: emit)
-            case NMEAReader.zda: ok = try assembler.add(ZDA.self, s, emit: emit)
+            case NMEAReader.rmc: verdict = try assembler.add(RMC.self, s, emit: emit)
+            case NMEAReader.gga: verdict = try assembler.add(GGA.self, s, emit: emit)
+            case NMEAReader.gns: verdict = try assembler.add(GNS.self, s, emit: emit)
+            case NMEAReader.gll: verdict = try assembler.add(GLL.self, s, emit: emit)
+            case NMEAReader.vtg: verdict = try assembler.add(VTG.self, s, emit: emit)
+            case NMEAReader.gsa: verdict = try assembler.add(GSA.self, s, emit: emit)
+            case NMEAReader.gst: verdict = try assembler.add(GST.self, s, emit: emit)
+            case NMEAReader.zda: verdict = try assembler.add(ZDA.self, s, emit: emit)
             default: return
             }
-            if ok { counts.used += 1 } else { counts.malformed += 1 }
+            switch verdict {
+            case .used, .void: counts.used += 1
+            case .notMeasured: counts.notMeasured += 1
+            case .refused: counts.malformed += 1
+            }
         }
     }
 
     /// The one-line summary of expected noise, or nil when there was none.
     var noiseSummary: String? {
-        guard counts.badChecksum > 0 || counts.malformed > 0 else { return nil }
         var parts: [String] = []
         if counts.badChecksum > 0 { parts.append("\(counts.badChecksum) with a bad checksum") }
         if counts.malformed > 0 { parts.append("\(counts.malformed) malformed") }
-        return "\(parts.joined(separator: " and ")) of \(counts.sentences + counts.badChecksum) NMEA sentences dropped"
+        if counts.notMeasured > 0 { parts.append("\(counts.notMeasured) not measured (GGA quality 7 or 8)") }
+        guard let last = parts.popLast() else { return nil }
+        let listed = parts.isEmpty ? last : "\(parts.joined(separator: ", ")) and \(last)"
+        return "\(listed) of \(counts.sentences + counts.badChecksum) NMEA sentences dropped"
     }
 
     /// Whether anything in the input looked like NMEA or gpsd JSON.

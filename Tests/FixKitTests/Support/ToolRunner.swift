@@ -46,7 +46,7 @@ enum Tools {
     }
 
     static func runExecutable(_ executable: URL, _ arguments: [String], stdin: Data? = nil, in directory: URL? = nil) throws -> Result {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fixkit-\(UUID().uuidString)")
+        let dir = TestScratch.root.appendingPathComponent("fixkit-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let inURL = dir.appendingPathComponent("in")

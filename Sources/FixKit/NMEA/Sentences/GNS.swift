@@ -9,14 +9,15 @@
 /// 9 altitude above mean sea level, 10 geoid separation, 11 age of differential data,
 /// 12 station, 13 navigation status (NMEA 4.1).
 enum GNS: NMEASentenceParser {
-    static let timeField: Int? = 0
+    static let timeField: Int? = 1
 
-    static func apply(_ s: NMEASentence, to epoch: inout NMEAEpoch) -> Bool {
-        guard s.count >= 8, s.numbersValid(6, 7, 8) else { return false }
-        let mode = s.field(5)
+    static func apply(_ s: NMEASentence, to epoch: inout NMEAEpoch) -> NMEAVerdict {
+        guard s.count >= 8 else { return .refused(.tooFewFields(needs: 8)) }
+        if let refusal = s.invalidNumber(7, 8, 9) { return .refused(refusal) }
+        let mode = s.field(6)
         guard !mode.isEmpty, mode.contains(where: { $0 != UInt8(ascii: "N") }) else {
             epoch.sawVoid = true
-            return true
+            return .void
         }
         return GGA.applyFixData(s, altitude: true, to: &epoch)
     }

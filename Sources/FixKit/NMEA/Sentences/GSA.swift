@@ -11,14 +11,15 @@
 enum GSA: NMEASentenceParser {
     static let timeField: Int? = nil
 
-    static func apply(_ s: NMEASentence, to epoch: inout NMEAEpoch) -> Bool {
-        guard s.count >= 17 else { return false }
-        if s.char(1) == UInt8(ascii: "1") { return true }  // no fix: its DOPs mean nothing
-        let last = s.count >= 18 ? s.count - 2 : s.count - 1
-        guard s.numbersValid(last - 2, last - 1, last) else { return false }
-        epoch.set(\.pdop, s.number(last - 2))
-        epoch.set(\.hdop, s.number(last - 1))
-        epoch.set(\.vdop, s.number(last))
-        return true
+    static func apply(_ s: NMEASentence, to epoch: inout NMEAEpoch) -> NMEAVerdict {
+        guard s.count >= 17 else { return .refused(.tooFewFields(needs: 17)) }
+        if s.char(2) == UInt8(ascii: "1") { return .void }  // no fix: its DOPs mean nothing
+        // VDOP is the last field, or the one before NMEA 4.1's system ID (field 18).
+        let vdop = s.count >= 18 ? s.count - 1 : s.count
+        if let refusal = s.invalidNumber(vdop - 2, vdop - 1, vdop) { return .refused(refusal) }
+        epoch.set(\.pdop, s.number(vdop - 2))
+        epoch.set(\.hdop, s.number(vdop - 1))
+        epoch.set(\.vdop, s.number(vdop))
+        return .used
     }
 }

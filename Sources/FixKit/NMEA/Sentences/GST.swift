@@ -9,15 +9,16 @@
 /// longitude, 8 σ altitude (metres). `hacc` = sqrt(σlat² + σlon²), the radius Core Location
 /// reports; `vacc` = σ altitude.
 enum GST: NMEASentenceParser {
-    static let timeField: Int? = 0
+    static let timeField: Int? = 1
 
-    static func apply(_ s: NMEASentence, to epoch: inout NMEAEpoch) -> Bool {
-        guard s.count >= 8, s.numbersValid(5, 6, 7) else { return false }
-        if let a = s.number(5), let b = s.number(6), a >= 0, b >= 0 {
+    static func apply(_ s: NMEASentence, to epoch: inout NMEAEpoch) -> NMEAVerdict {
+        guard s.count >= 8 else { return .refused(.tooFewFields(needs: 8)) }
+        if let refusal = s.invalidNumber(6, 7, 8) { return .refused(refusal) }
+        if let a = s.number(6), let b = s.number(7), a >= 0, b >= 0 {
             epoch.set(\.sigmaLat, a)
             epoch.set(\.sigmaLon, b)
         }
-        if let v = s.number(7), v >= 0 { epoch.set(\.sigmaAlt, v) }
-        return true
+        if let v = s.number(8), v >= 0 { epoch.set(\.sigmaAlt, v) }
+        return .used
     }
 }

@@ -8,32 +8,34 @@
 /// ground in knots, 8 course over ground in degrees true, 9 date, 10-11 magnetic variation,
 /// 12 mode (NMEA 2.3: A autonomous, D differential, E estimated, N not valid...), 13 navigation
 /// status (NMEA 4.1). Two-digit years are read as receivers mean them: 80-99 are 1980-1999
-/// (GPS began in 1980), 00-79 are 2000-2079. A void RMC still gives its date.
+/// (GPS began in 1980), 00-79 are 2000-2079. A void RMC still gives its date. A date that
+/// cannot be read (`2208-1`, as a Telit receiver wrote after the GPS week rollover of April
+/// 2019, or a day that does not exist) is left out and the rest is used: the epoch is then
+/// dated from the log like any epoch without a date.
 enum RMC: NMEASentenceParser {
-    static let timeField: Int? = 0
+    static let timeField: Int? = 1
 
-    static func apply(_ s: NMEASentence, to epoch: inout NMEAEpoch) -> Bool {
-        guard s.count >= 9 else { return false }
-        var day: Int64?
-        if !s.isEmpty(8) {
-            guard let d = date(s.field(8)) else { return false }
-            day = d
-        }
-        let status = s.char(1)
-        guard status == UInt8(ascii: "A"), s.char(11) != UInt8(ascii: "N") else {
-            guard status == UInt8(ascii: "V") || status == UInt8(ascii: "A") || status == nil else { return false }
+    static func apply(_ s: NMEASentence, to epoch: inout NMEAEpoch) -> NMEAVerdict {
+        guard s.count >= 9 else { return .refused(.tooFewFields(needs: 9)) }
+        let day = s.isEmpty(9) ? nil : date(s.field(9))
+        let status = s.char(2)
+        guard status == UInt8(ascii: "A"), s.char(12) != UInt8(ascii: "N") else {
+            guard status == UInt8(ascii: "V") || status == UInt8(ascii: "A") || status == nil else {
+                return .refused(.status(field: 2))
+            }
             epoch.set(\.day, day)
             epoch.sawVoid = true
-            return true
+            return .void
         }
-        let lat = s.coordinate(2, limit: 90)
-        let lon = s.coordinate(4, limit: 180)
-        guard lat != nil, lon != nil, s.numbersValid(6, 7) else { return false }
+        var decimals = 0
+        guard let lat = s.coordinate(3, limit: 90, decimals: &decimals) else { return .refused(.coordinate(field: 3)) }
+        guard let lon = s.coordinate(5, limit: 180, decimals: &decimals) else { return .refused(.coordinate(field: 5)) }
+        if let refusal = s.invalidNumber(7, 8) { return .refused(refusal) }
         epoch.set(\.day, day)
-        epoch.setPosition(lat, lon)
-        if let knots = s.number(6), knots >= 0 { epoch.set(\.speed, knots * NMEAUnits.knot) }
-        if let course = s.number(7) { epoch.set(\.course, normalizedCourse(course)) }
-        return true
+        epoch.offerPosition(lat, lon, decimals: decimals)
+        if let knots = s.number(7), knots >= 0 { epoch.set(\.speed, knots * NMEAUnits.knot) }
+        if let course = s.number(8) { epoch.set(\.course, normalizedCourse(course)) }
+        return .used
     }
 
     /// `ddmmyy` as days since 1970-01-01.

@@ -10,22 +10,23 @@
 enum VTG: NMEASentenceParser {
     static let timeField: Int? = nil
 
-    static func apply(_ s: NMEASentence, to epoch: inout NMEAEpoch) -> Bool {
-        let lettered = s.count >= 8 && s.char(1) == UInt8(ascii: "T")
+    static func apply(_ s: NMEASentence, to epoch: inout NMEAEpoch) -> NMEAVerdict {
+        let lettered = s.count >= 8 && s.char(2) == UInt8(ascii: "T")
         if lettered {
-            guard s.numbersValid(0, 4, 6) else { return false }
-            if s.char(8) == UInt8(ascii: "N") { return true }
-            if let c = s.number(0) { epoch.set(\.course, normalizedCourse(c)) }
-            if let knots = s.number(4), knots >= 0 {
+            if let refusal = s.invalidNumber(1, 5, 7) { return .refused(refusal) }
+            if s.char(9) == UInt8(ascii: "N") { return .void }
+            if let c = s.number(1) { epoch.set(\.course, normalizedCourse(c)) }
+            if let knots = s.number(5), knots >= 0 {
                 epoch.set(\.speed, knots * NMEAUnits.knot)
-            } else if let kmh = s.number(6), kmh >= 0 {
+            } else if let kmh = s.number(7), kmh >= 0 {
                 epoch.set(\.speed, kmh * NMEAUnits.kmh)
             }
-            return true
+            return .used
         }
-        guard s.count >= 4, s.numbersValid(0, 2) else { return false }
-        if let c = s.number(0) { epoch.set(\.course, normalizedCourse(c)) }
-        if let knots = s.number(2), knots >= 0 { epoch.set(\.speed, knots * NMEAUnits.knot) }
-        return true
+        guard s.count >= 4 else { return .refused(.tooFewFields(needs: 4)) }
+        if let refusal = s.invalidNumber(1, 3) { return .refused(refusal) }
+        if let c = s.number(1) { epoch.set(\.course, normalizedCourse(c)) }
+        if let knots = s.number(3), knots >= 0 { epoch.set(\.speed, knots * NMEAUnits.knot) }
+        return .used
     }
 }

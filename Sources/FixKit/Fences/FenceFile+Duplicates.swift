@@ -1,0 +1,35 @@
+/// The duplicate-id check of the fences file, made once over all fences whichever form the
+/// file had.
+extension FenceFile {
+    /// The first pair of fences (by the later one's place) that share an id. Ids are hashed
+    /// (FNV-1a) and the hashes radix-sorted with the fence numbers, so a million ids need no
+    /// dictionary; equal hashes are confirmed on the strings.
+    static func firstDuplicate(_ fences: [Fence]) -> (Int, Int)? {
+        guard fences.count > 1, fences.count <= FenceIndex.capacity else { return nil }
+        var keys = fences.enumerated().map { k, f -> UInt64 in
+            var h: UInt64 = 0xCBF2_9CE4_8422_2325
+            var id = f.id
+            id.withUTF8 { for b in $0 { h = (h ^ UInt64(b)) &* 0x100_0000_01B3 } }
+            return (h << 24) | UInt64(k)  // 40 bits of hash, 24 of fence number
+        }
+        FenceIndex.radixSort(&keys, fromBit: 0)
+        var best: (Int, Int)?
+        var i = 0
+        while i < keys.count {
+            var j = i + 1
+            while j < keys.count, keys[j] >> 24 == keys[i] >> 24 { j += 1 }
+            if j - i > 1 {
+                // Same hash: compare the ids within the group.
+                let group = keys[i..<j].map { Int($0 & 0xFF_FFFF) }
+                for a in 0..<group.count {
+                    for b in (a + 1)..<group.count where fences[group[a]].id == fences[group[b]].id {
+                        let pair = (min(group[a], group[b]), max(group[a], group[b]))
+                        if best.map({ pair.1 < $0.1 }) ?? true { best = pair }
+                    }
+                }
+            }
+            i = j
+        }
+        return best
+    }
+}
