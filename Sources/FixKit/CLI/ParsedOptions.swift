@@ -82,6 +82,18 @@ public struct ParsedOptions: Sendable {
         return t
     }
 
+    /// The file an option names, where `-` is standard input (or output), as it is for an
+    /// operand; standard input cannot be both an option's file and an input, so
+    /// `--fences -` needs the fixes' files as operands.
+    public func file(_ name: String, readsStandardInput: Bool) throws(UsageError) -> String? {
+        guard let path = values[name] else { return nil }
+        if readsStandardInput, path == "-", inputs.contains(where: \.isStandardInput) {
+            throw UsageError(
+                "--\(name) - reads standard input, which the fixes are read from too: name the fixes' files as operands")
+        }
+        return path
+    }
+
     /// Operands as inputs; none means standard input.
     public var inputs: [InputName] {
         operands.isEmpty ? [InputName("-")] : operands.map(InputName.init)

@@ -37,6 +37,8 @@ public enum FenceFile {
         } catch {
             throw OptionFileError("cannot read --fences \(path): \(String(cString: strerror(error.errno)))")
         }
+        // A byte order mark at the start, as Windows editors write, is not part of the JSON.
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         return try parse(bytes, name: path)
     }
 
@@ -57,7 +59,7 @@ public enum FenceFile {
             }
         }
         func syntax(_ error: JSONSyntaxError) -> OptionFileError {
-            let line = bytes.prefix(max(0, error.offset)).reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
+            let line = bytes.prefix(error.offset ?? 0).reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
             return OptionFileError("--fences \(name):\(line): not JSON: \(error.message)")
         }
         let notFences = OptionFileError("--fences \(name): expected a JSON array of fences or a GeoJSON FeatureCollection")
@@ -292,11 +294,11 @@ struct FileReadError: Error {
     var errno: Int32
 }
 
-/// The whole contents of a file.
+/// The whole contents of a file; `-` is standard input (read, not closed).
 func readWholeFile(_ path: String) throws(FileReadError) -> [UInt8] {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    let fd = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { throw FileReadError(errno: errno) }
-    defer { close(fd) }
+    defer { if fd != 0 { close(fd) } }
     // Read straight into a buffer of the file's size (a pipe grows it as needed), so a 60 MB
     // fences file is not copied chunk by chunk through doubling reallocations.
     var st = stat()
