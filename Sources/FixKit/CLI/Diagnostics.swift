@@ -80,7 +80,11 @@ public final class Diagnostics {
     static func kind(of message: String) -> String {
         var out = ""
         for word in message.split(separator: " ") {
-            guard word.unicodeScalars.allSatisfy({ ($0 >= "a" && $0 <= "z") || ($0 >= "A" && $0 <= "Z") || ",;:.()-".unicodeScalars.contains($0) }) else { continue }
+            guard
+                word.unicodeScalars.allSatisfy({
+                    ($0 >= "a" && $0 <= "z") || ($0 >= "A" && $0 <= "Z") || ",;:.()-".unicodeScalars.contains($0)
+                })
+            else { continue }
             out += word
             out += " "
         }
@@ -92,12 +96,17 @@ public final class Diagnostics {
     static func stopping(_ message: String) -> String {
         let bytes = Array(message.utf8)
         for separator in [UInt8(ascii: ";"), UInt8(ascii: ":")] {
-            guard let at = bytes.indices.last(where: { bytes[$0] == separator && $0 + 1 < bytes.count && bytes[$0 + 1] == 0x20 })
+            guard
+                let at = bytes.indices.last(where: {
+                    bytes[$0] == separator && $0 + 1 < bytes.count && bytes[$0 + 1] == 0x20
+                })
             else { continue }
             let tail = String(decoding: bytes[(at + 2)...], as: UTF8.self)
             guard tail.utf8.count <= 40,
                 tail.unicodeScalars.allSatisfy({ ($0 >= "a" && $0 <= "z") || $0 == " " }),
-                ["skipped", "left out", "ignored", "dropped"].contains(where: { tail.hasSuffix($0) || tail.hasPrefix($0) })
+                ["skipped", "left out", "ignored", "dropped"].contains(where: {
+                    tail.hasSuffix($0) || tail.hasPrefix($0)
+                })
             else { continue }
             return String(decoding: bytes[..<at], as: UTF8.self) + "; stopped (--strict)"
         }

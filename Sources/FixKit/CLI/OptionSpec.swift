@@ -26,9 +26,10 @@ public struct OptionSpec: Sendable {
     ]
 
     /// The same for a tool that reads no input (fixsim), whose --strict has nothing to stop at.
-    public static let commonWithoutInput: [OptionSpec] = [
-        OptionSpec("strict", help: "Accepted, as by every tool; with no input to read it changes nothing."),
-    ] + common.dropFirst()
+    public static let commonWithoutInput: [OptionSpec] =
+        [
+            OptionSpec("strict", help: "Accepted, as by every tool; with no input to read it changes nothing.")
+        ] + common.dropFirst()
 }
 
 /// What a tool says about itself in `--help`.

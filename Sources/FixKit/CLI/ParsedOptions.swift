@@ -68,7 +68,8 @@ public struct ParsedOptions: Sendable {
         }
         if let range, !range.contains(v) {
             throw UsageError(
-                "--\(name) \(text) is out of range: expected \(DecimalNumber.text(range.lowerBound)) to \(range.upperBound == .greatestFiniteMagnitude ? "any larger number" : DecimalNumber.text(range.upperBound))")
+                "--\(name) \(text) is out of range: expected \(DecimalNumber.text(range.lowerBound)) to \(range.upperBound == .greatestFiniteMagnitude ? "any larger number" : DecimalNumber.text(range.upperBound))"
+            )
         }
         return v
     }
@@ -89,7 +90,8 @@ public struct ParsedOptions: Sendable {
         guard let path = values[name] else { return nil }
         if readsStandardInput, path == "-", inputs.contains(where: \.isStandardInput) {
             throw UsageError(
-                "--\(name) - reads standard input, which the fixes are read from too: name the fixes' files as operands")
+                "--\(name) - reads standard input, which the fixes are read from too: name the fixes' files as operands"
+            )
         }
         return path
     }
