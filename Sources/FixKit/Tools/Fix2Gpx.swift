@@ -116,10 +116,7 @@ public struct Fix2Gpx: Tool {
         try finish(&parts, spool: &spool, context: context)
     }
 
-    private func read(
-        _ inputs: [InputName], context: ToolContext, parts: inout [Part], spool: inout TraceSpool,
-        timing: inout PaceClock
-    ) throws {
+    private func read(_ inputs: [InputName], context: ToolContext, parts: inout [Part], spool: inout TraceSpool, timing: inout PaceClock) throws {
         let output = context.output
         var index: [String?: Int] = [:]
         var currentTrace: String?
@@ -201,8 +198,7 @@ public struct Fix2Gpx: Tool {
 
     /// `--split DIR`: each trace's document from the spool into a file of its own, named by
     /// `SplitFileNames`; the paths written are listed on standard output.
-    private func writeSplit(_ parts: inout [Part], spool: inout TraceSpool, into dir: String, output: OutputSink) throws
-    {
+    private func writeSplit(_ parts: inout [Part], spool: inout TraceSpool, into dir: String, output: OutputSink) throws {
         var names = SplitFileNames(fileExtension: geojson ? "geojson" : "gpx")
         for k in parts.indices {
             let path = (dir.hasSuffix("/") ? dir : dir + "/") + names.name(for: parts[k].trace)

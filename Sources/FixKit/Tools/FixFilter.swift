@@ -136,8 +136,7 @@ public struct FixFilter: Tool {
         // A trace whose time jumps back by more than --max-age loses every fix until its time
         // catches up: said once per trace, at the second fix of such a run, since two
         // recordings given one trace name look like that.
-        func watchAge(_ verdict: Verdict, _ fix: Fix, _ state: inout TraceFilterState, _ name: InputName, _ number: Int)
-        {
+        func watchAge(_ verdict: Verdict, _ fix: Fix, _ state: inout TraceFilterState, _ name: InputName, _ number: Int) {
             guard rules.now == nil, let maxAge else { return }
             guard case .reject(.age) = verdict else {
                 state.ageRun = 0
@@ -145,8 +144,7 @@ public struct FixFilter: Tool {
             }
             state.ageRun += 1
             if state.ageRun == 1 { state.ageRunStart = (number, name, fix.time) }
-            guard state.ageRun == 2, !state.saidBackInTime, let start = state.ageRunStart, let clock = state.clock
-            else { return }
+            guard state.ageRun == 2, !state.saidBackInTime, let start = state.ageRunStart, let clock = state.clock else { return }
             state.saidBackInTime = true
             let trace = fix.trace.map { "trace \"\($0)\"" } ?? "the fixes without trace"
             let to = start.time.map { " to \($0.rfc3339)" } ?? ""
