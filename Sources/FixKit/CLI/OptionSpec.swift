@@ -24,6 +24,12 @@ public struct OptionSpec: Sendable {
         OptionSpec("help", help: "Print this help and exit."),
         OptionSpec("version", help: "Print the version and exit."),
     ]
+
+    /// The same for a tool that reads no input (fixsim), whose --strict has nothing to stop at.
+    public static let commonWithoutInput: [OptionSpec] =
+        [
+            OptionSpec("strict", help: "Accepted, as by every tool; with no input to read it changes nothing.")
+        ] + common.dropFirst()
 }
 
 /// What a tool says about itself in `--help`.
@@ -42,7 +48,7 @@ public struct ToolDescription: Sendable {
         self.operands = operands
         self.summary = summary
         self.details = details
-        self.options = options + OptionSpec.common
+        self.options = options + (operands.isEmpty ? OptionSpec.commonWithoutInput : OptionSpec.common)
     }
 
     public var helpText: String {
@@ -51,7 +57,7 @@ public struct ToolDescription: Sendable {
             out += "Reads the FILEs in order, or standard input when there are none or a FILE is -.\n\n"
         }
         out += "Options:\n"
-        let labels = options.map { "--" + $0.name + ($0.value.map { " " + $0 } ?? "") }
+        let labels = options.map { ($0.name == "help" ? "-h, --" : "--") + $0.name + ($0.value.map { " " + $0 } ?? "") }
         let width = min(24, (labels.map(\.count).max() ?? 0) + 2)
         for (spec, label) in zip(options, labels) {
             let lines = wrap(spec.help, width: 78 - width - 2)
@@ -66,14 +72,24 @@ public struct ToolDescription: Sendable {
             }
         }
         if !details.isEmpty { out += "\n" + details + (details.hasSuffix("\n") ? "" : "\n") }
-        out += """
+        if operands.isEmpty {
+            out += """
 
-            Exit status: 0 when all input was understood; 1 when some input was skipped or a
-            file could not be read (reported on standard error as \(name): FILE:LINE: ...);
-            2 for bad usage or an unreadable option file.
-            Full documentation: man \(name)
+                Exit status: 0 when everything was written; 1 when the output could not be
+                written; 2 for bad usage.
+                Full documentation: man \(name)
 
-            """
+                """
+        } else {
+            out += """
+
+                Exit status: 0 when all input was understood; 1 when some input was skipped or a
+                file could not be read (reported on standard error as \(name): FILE:LINE: ...);
+                2 for bad usage or an unreadable option file.
+                Full documentation: man \(name)
+
+                """
+        }
         return out
     }
 }

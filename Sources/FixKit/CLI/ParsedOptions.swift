@@ -68,7 +68,8 @@ public struct ParsedOptions: Sendable {
         }
         if let range, !range.contains(v) {
             throw UsageError(
-                "--\(name) \(text) is out of range: expected \(DecimalNumber.text(range.lowerBound)) to \(range.upperBound == .greatestFiniteMagnitude ? "any larger number" : DecimalNumber.text(range.upperBound))")
+                "--\(name) \(text) is out of range: expected \(DecimalNumber.text(range.lowerBound)) to \(range.upperBound == .greatestFiniteMagnitude ? "any larger number" : DecimalNumber.text(range.upperBound))"
+            )
         }
         return v
     }
@@ -80,6 +81,19 @@ public struct ParsedOptions: Sendable {
             throw UsageError("--\(name) '\(text)' is not an RFC 3339 time such as 2026-01-01T09:00:00Z")
         }
         return t
+    }
+
+    /// The file an option names, where `-` is standard input (or output), as it is for an
+    /// operand; standard input cannot be both an option's file and an input, so
+    /// `--fences -` needs the fixes' files as operands.
+    public func file(_ name: String, readsStandardInput: Bool) throws(UsageError) -> String? {
+        guard let path = values[name] else { return nil }
+        if readsStandardInput, path == "-", inputs.contains(where: \.isStandardInput) {
+            throw UsageError(
+                "--\(name) - reads standard input, which the fixes are read from too: name the fixes' files as operands"
+            )
+        }
+        return path
     }
 
     /// Operands as inputs; none means standard input.

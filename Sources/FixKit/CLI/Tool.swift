@@ -24,6 +24,9 @@ public struct ToolContext {
     /// (fuzz/) feeds a pipe from it, one chunk a read, to check that how the bytes arrive
     /// changes nothing.
     public var beforeEachRead: (() -> Void)?
+    /// No operand was given, so standard input is read because of that alone: when it is a
+    /// terminal, a one-line hint says so, rather than the tool seeming to hang (as jq does).
+    var hintsAtTerminal = false
 
     public init(output: OutputSink, diagnostics: Diagnostics, beforeEachRead: (() -> Void)? = nil) {
         self.output = output
@@ -71,12 +74,18 @@ public struct ToolContext {
             } catch let error as InputError where error.name == name {
                 try diagnostics.problem(name, line: nil, error.reason)
             }
+            diagnostics.endInput()
         }
     }
 
     /// Opens an input, reporting one that cannot be opened (exit 1) and returning nil. With
     /// `decompressing`, gzip data is read decompressed.
     public func open(_ name: InputName, decompressing: Bool = false) throws -> InputReader? {
+        if hintsAtTerminal, name.isStandardInput, isatty(0) == 1 {
+            diagnostics.note(
+                "reading standard input from the terminal (end it with Ctrl-D); name input files as operands, or see '\(diagnostics.tool) --help'"
+            )
+        }
         let output = self.output
         let hook = beforeEachRead
         do {
@@ -103,6 +112,9 @@ public enum ToolMain {
 
     /// The same with other descriptors for standard output and error, and a hook before every
     /// input read: how the fuzzing harness (fuzz/) runs a tool in-process, exit status and all.
+    ///
+    /// Every error that ends the tool, from parsing the options to the last write, reaches the
+    /// one `catch` below, which asks the error (`ToolError`) what to say and how to exit.
     public static func run<T: Tool>(
         _ type: T.Type, arguments: [String], outputFD: Int32, errorFD: Int32, beforeEachRead: (() -> Void)? = nil
     ) -> Int32 {
@@ -110,105 +122,74 @@ public enum ToolMain {
         signal(SIGPIPE, SIG_IG)
         let description = T.description
         let output = OutputSink(fd: outputFD)
-        if let first = arguments.first, first == "--completions" || first.hasPrefix("--completions=") {
-            return completions(description, arguments, output: output, errorFD: errorFD)
-        }
-        let options: ParsedOptions
+        var diagnostics = Diagnostics(tool: description.name, strict: false, fd: errorFD)
+        var readingInput = false
         do {
-            options = try ParsedOptions(arguments: arguments, table: description.options)
-        } catch {
-            return usage(description.name, error.message, fd: errorFD)
-        }
-        if options.has("help") {
-            try? output.write(description.helpText)
-            try? output.flush()
-            return 0
-        }
-        if options.has("version") {
-            try? output.write("\(description.name) (FixKit) \(fixKitVersion)\n")
-            try? output.flush()
-            return 0
-        }
-        let diagnostics = Diagnostics(tool: description.name, strict: options.has("strict"), fd: errorFD)
-        var tool: T
-        do {
-            tool = try T(options: options)
-        } catch let error as UsageError {
-            return usage(description.name, error.message, fd: errorFD)
-        } catch let error as OptionFileError {
-            diagnostics.note(error.message)
-            return 2
-        } catch {
-            diagnostics.note("\(error)")
-            return 2
-        }
-        // Standard output that is one of the inputs (`visits X >> X`) would read its own output.
-        if !description.operands.isEmpty, let out = FileIdentity(fd: outputFD),
-            let same = FileIdentity.input(among: options.inputs, sameAs: out)
-        {
-            diagnostics.note(FileIdentity.sameFileMessage("standard output", same))
-            return 2
-        }
-        let context = ToolContext(output: output, diagnostics: diagnostics, beforeEachRead: beforeEachRead)
-        do {
+            if let first = arguments.first, first == "--completions" || first.hasPrefix("--completions=") {
+                try completions(description, arguments, output: output)
+                return 0
+            }
+            let options = try ParsedOptions(arguments: arguments, table: description.options)
+            if options.has("help") {
+                try output.write(description.helpText)
+                try output.flush()
+                return 0
+            }
+            if options.has("version") {
+                try output.write("\(description.name) (FixKit) \(fixKitVersion)\n")
+                try output.flush()
+                return 0
+            }
+            diagnostics = Diagnostics(tool: description.name, strict: options.has("strict"), fd: errorFD)
+            var tool = try T(options: options)
+            // Standard output that is one of the inputs (`visits X >> X`) would read its own output.
+            if !description.operands.isEmpty, let out = FileIdentity(fd: outputFD),
+                let same = FileIdentity.input(among: options.inputs, sameAs: out)
+            {
+                diagnostics.note(FileIdentity.sameFileMessage("standard output", same))
+                return 2
+            }
+            var context = ToolContext(output: output, diagnostics: diagnostics, beforeEachRead: beforeEachRead)
+            context.hintsAtTerminal = options.operands.isEmpty
+            readingInput = true
             try tool.run(inputs: options.inputs, context: context)
             try output.flush()
-        } catch let error as OutputError {
-            if error == .closed { return diagnostics.exitStatus }
-            diagnostics.note(error.message)
-            return 1
-        } catch is StrictStop {
-            try? output.flush()
-            return 1
-        } catch let error as OptionFileError {
-            diagnostics.note(error.message)
-            return 2
-        } catch let error as ToolFailure {
-            try? output.flush()
-            diagnostics.note(error.message)
-            return 1
-        } catch let error as InputError {
-            try? output.flush()
-            diagnostics.note(error.message)
-            return 1
+            diagnostics.endInput()
+            return diagnostics.exitStatus
         } catch {
-            try? output.flush()
-            diagnostics.note("\(error)")
-            return 1
+            let failure: any ToolError =
+                error as? any ToolError ?? ForeignError(error: error, exit: .status(readingInput ? 1 : 2))
+            diagnostics.endInput()
+            switch failure.exit {
+            case .quietly:
+                try? output.flush()
+                return diagnostics.exitStatus
+            case .status(let status):
+                // What was written before the error stays written, unless the error is bad usage or
+                // an unusable option file: then nothing is (SPEC). After a failed write the
+                // buffer is empty already.
+                if status != 2 { try? output.flush() }
+                diagnostics.report(failure)
+                if failure.showsUsage { diagnostics.emit("Try '\(description.name) --help' for more information.") }
+                return status
+            }
         }
-        return diagnostics.exitStatus
     }
 
     /// `TOOL --completions SHELL`: the shell's completion script on standard output. Hidden
     /// (not in the option table, so not in --help): it is for `make install` and packagers,
     /// and only as the first and only option.
-    static func completions(_ description: ToolDescription, _ arguments: [String], output: OutputSink, errorFD: Int32)
-        -> Int32
-    {
+    static func completions(_ description: ToolDescription, _ arguments: [String], output: OutputSink) throws {
         var words = arguments
         if let eq = words[0].firstIndex(of: "=") {
             words = [String(words[0][..<eq]), String(words[0][words[0].index(after: eq)...])] + words.dropFirst()
         }
         let shells = CompletionShell.allCases.map(\.rawValue).joined(separator: ", ")
         guard words.count == 2, let shell = CompletionShell(rawValue: words[1]) else {
-            return usage(description.name, "--completions needs a shell (\(shells)) and nothing else", fd: errorFD)
+            throw UsageError("--completions needs a shell (\(shells)) and nothing else")
         }
-        do {
-            try output.write(description.completionScript(shell))
-            try output.flush()
-        } catch {
-            if error == .closed { return 0 }
-            Diagnostics(tool: description.name, strict: false, fd: errorFD).note(error.message)
-            return 1
-        }
-        return 0
-    }
-
-    static func usage(_ tool: String, _ message: String, fd: Int32 = 2) -> Int32 {
-        let d = Diagnostics(tool: tool, strict: false, fd: fd)
-        d.note(message)
-        d.emit("Try '\(tool) --help' for more information.")
-        return 2
+        try output.write(description.completionScript(shell))
+        try output.flush()
     }
 }
 

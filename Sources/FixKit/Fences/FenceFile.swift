@@ -20,6 +20,8 @@ public enum FenceFile {
         } catch {
             throw OptionFileError("cannot read --fences \(shownPath(path)): \(String(cString: strerror(error.errno)))")
         }
+        // A byte order mark at the start, as Windows editors write, is not part of the JSON.
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         return try parse(bytes, name: shownPath(path))
     }
 
@@ -40,7 +42,7 @@ public enum FenceFile {
             }
         }
         func syntax(_ error: JSONSyntaxError) -> OptionFileError {
-            let line = bytes.prefix(max(0, error.offset)).reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
+            let line = bytes.prefix(error.offset ?? 0).reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
             return OptionFileError("--fences \(name):\(line): not JSON: \(error.message)")
         }
         let notFences = OptionFileError(

@@ -242,6 +242,7 @@ struct GPXDocument: XMLVocabulary {
     private mutating func endCapture(line: Int, sink: FixSink) throws {
         captureDepth = 0
         let field = capture
+        try text.reportCut(elementName(field), line: line, sink: sink)
         // Names lose the XML white space at their ends (pretty-printers and some apps put a line
         // break there); one of white space only is none. fix2gpx keeps a name whose ends matter
         // in its extension, which is read exactly and wins.

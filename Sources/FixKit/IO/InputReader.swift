@@ -146,8 +146,8 @@ public final class InputReader {
     /// fix(5)): a fix takes a few hundred bytes, and no record is anywhere near this.
     public static let maxLineLength = 1 << 20
 
-    /// Calls `body` with each line (without its `\n`, or a `\r\n`'s `\r`) and its 1-based
-    /// number. A last line without `\n` counts. A line longer than `maxLength` bytes is not
+    /// Calls `body` with each line (without its `\n`, or a `\r\n`'s `\r`, and line 1 without a
+    /// UTF-8 byte order mark) and its 1-based number. A last line without `\n` counts. A line longer than `maxLength` bytes is not
     /// kept: `tooLong` gets its number once, its bytes are dropped up to its end, and the lines
     /// after it are read as usual. Memory is one chunk plus `maxLength`, whatever the input;
     /// each byte is scanned once.
@@ -185,7 +185,7 @@ public final class InputReader {
                         if end - consumed > maxLength {
                             try tooLong(lineNumber)
                         } else {
-                            try body(UnsafeBufferPointer(rebasing: buf[consumed..<end]), lineNumber)
+                            try body(withoutBOM(buf, consumed, end, lineNumber), lineNumber)
                         }
                     }
                     consumed = nl + 1
@@ -198,7 +198,7 @@ public final class InputReader {
                     if end - consumed > maxLength {
                         try tooLong(lineNumber)
                     } else {
-                        try body(UnsafeBufferPointer(rebasing: buf[consumed..<end]), lineNumber)
+                        try body(withoutBOM(buf, consumed, end, lineNumber), lineNumber)
                     }
                 }
             }
@@ -221,6 +221,16 @@ public final class InputReader {
             filled = rest
         }
     }
+}
+
+/// Line `number`'s bytes, `buf[start..<end]`, without the UTF-8 byte order mark that
+/// Windows editors put at the start of a file (line 1 only; the line is whole by then, so
+/// how the reads split it does not matter).
+@inline(__always)
+func withoutBOM(_ buf: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ number: Int) -> UnsafeBufferPointer<UInt8> {
+    var start = start
+    if number == 1, end - start >= 3, buf[start] == 0xEF, buf[start + 1] == 0xBB, buf[start + 2] == 0xBF { start += 3 }
+    return UnsafeBufferPointer(rebasing: buf[start..<end])
 }
 
 @inline(__always)
@@ -249,6 +259,4 @@ public struct InputError: Error, Sendable {
 
     /// `cannot read: No such file or directory`, to follow `TOOL: FILE: `.
     public var reason: String { detail ?? "cannot read: \(String(cString: strerror(errno)))" }
-
-    public var message: String { "\(name.shown): \(reason)" }
 }

@@ -9,11 +9,11 @@ struct FileReadError: Error {
     var errno: Int32
 }
 
-/// The whole contents of a file.
+/// The whole contents of a file; `-` is standard input (read, not closed).
 func readWholeFile(_ path: String) throws(FileReadError) -> [UInt8] {
-    let fd = ByteText.withPath(path) { open($0, O_RDONLY | O_CLOEXEC) }
+    let fd = path == "-" ? 0 : ByteText.withPath(path) { open($0, O_RDONLY | O_CLOEXEC) }
     guard fd >= 0 else { throw FileReadError(errno: errno) }
-    defer { close(fd) }
+    defer { if fd != 0 { close(fd) } }
     // Read straight into a buffer of the file's size (a pipe grows it as needed), so a 60 MB
     // fences file is not copied chunk by chunk through doubling reallocations.
     var st = stat()

@@ -46,6 +46,7 @@ public final class FixSink {
         }
         spool.discard()
         try output.flush()
+        diagnostics.endInput()
         for note in notes { diagnostics.note(note) }
         notes = []
     }

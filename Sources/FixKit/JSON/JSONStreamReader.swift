@@ -304,8 +304,9 @@ struct JSONStreamReader {
     }
 
     /// The line of byte `offset` of `bytes`, which start on line `from`.
-    static func line(of offset: Int, in bytes: UnsafeBufferPointer<UInt8>, from: Int) -> Int {
+    static func line(of offset: Int?, in bytes: UnsafeBufferPointer<UInt8>, from: Int) -> Int {
         var line = from
+        guard let offset else { return line }
         for k in 0..<min(max(offset, 0), bytes.count) where bytes[k] == 0x0A { line += 1 }
         return line
     }

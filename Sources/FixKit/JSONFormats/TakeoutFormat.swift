@@ -79,7 +79,7 @@ struct TakeoutHandler: JSONStreamHandler {
             do throws(JSONSyntaxError) {
                 outcome = try records.decode(bytes)
             } catch {
-                let at = error.offset >= 0 ? JSONStreamReader.line(of: error.offset, in: bytes, from: line) : line
+                let at = JSONStreamReader.line(of: error.offset, in: bytes, from: line)
                 try sink.problem(line: at, "a location of Records.json: \(error.message); skipped")
                 return
             }

@@ -92,11 +92,11 @@ struct RecordsLocationDecoder {
         guard fix.hasValidCoordinates else {
             throw JSONSyntaxError(
                 message: "latitudeE7 \(DecimalNumber.text(latE7)), longitudeE7 \(DecimalNumber.text(lonE7)) are out of range: expected degrees x 10^7 in [-90, 90] and [-180, 180]",
-                offset: -1)
+                offset: nil)
         }
         if fix.time == nil { fix.time = timeMs }
         if fix.time == nil, let badTime {
-            throw JSONSyntaxError(message: "timestamp \(badTime.debugDescription) is not an RFC 3339 time", offset: -1)
+            throw JSONSyntaxError(message: "timestamp \(badTime.debugDescription) is not an RFC 3339 time", offset: nil)
         }
         if let v = fix.speed, v < 0 { fix.speed = nil }
         if let c = fix.course { fix.course = c < 0 ? nil : c.truncatingRemainder(dividingBy: 360) }

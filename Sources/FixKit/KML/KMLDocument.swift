@@ -143,7 +143,13 @@ struct KMLDocument: XMLVocabulary {
     mutating func end(line: Int, sink: FixSink) throws {
         self.line = line
         guard let element = stack.popLast() else { return }
-        if captureDepth == stack.count + 1 { captureDepth = 0 }
+        if captureDepth == stack.count + 1 {
+            captureDepth = 0
+            if element != .coordinates {  // its text is read as it comes, not kept
+                let tag = element == .placemarkName ? "name" : element == .coord ? "gx:coord" : "when"
+                try text.reportCut(tag, line: line, sink: sink)
+            }
+        }
         switch element {
         case .placemarkName:
             let value = text.trimmed

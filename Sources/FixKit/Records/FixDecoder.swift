@@ -21,8 +21,8 @@ public struct FixDecoder {
         do {
             return try decodeObject(&s)
         } catch let e {
-            // Grammar errors say where; errors about a whole value or the record (offset -1) do not.
-            throw FixDecodingError(message: e.offset >= 0 ? e.message + " (at byte \(e.offset + 1))" : e.message)
+            // Grammar errors say where; errors about a whole value or the record (no offset) do not.
+            throw FixDecodingError(message: e.offset.map { e.message + " (at byte \($0 + 1))" } ?? e.message)
         }
     }
 
@@ -76,17 +76,17 @@ public struct FixDecoder {
         guard hasLat, hasLon else {
             let missing = !hasLat && !hasLon ? "\"lat\" and \"lon\"" : !hasLat ? "\"lat\"" : "\"lon\""
             throw JSONSyntaxError(
-                message: "a fix needs \(missing) (WGS 84 degrees) but this object has no \(missing)", offset: -1)
+                message: "a fix needs \(missing) (WGS 84 degrees) but this object has no \(missing)", offset: nil)
         }
         guard fix.lat >= -90, fix.lat <= 90 else {
             throw JSONSyntaxError(
-                message: "lat \(DecimalNumber.text(fix.lat)) is out of range: expected degrees in [-90, 90]", offset: -1
+                message: "lat \(DecimalNumber.text(fix.lat)) is out of range: expected degrees in [-90, 90]", offset: nil
             )
         }
         guard fix.lon >= -180, fix.lon <= 180 else {
             throw JSONSyntaxError(
                 message: "lon \(DecimalNumber.text(fix.lon)) is out of range: expected degrees in [-180, 180]",
-                offset: -1)
+                offset: nil)
         }
         return fix
     }

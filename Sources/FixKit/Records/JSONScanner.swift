@@ -243,5 +243,6 @@ func isHexDigit(_ c: UInt8) -> Bool {
 /// A JSON text that breaks the grammar, at a byte offset within its line.
 public struct JSONSyntaxError: Error, Sendable {
     public var message: String
-    public var offset: Int
+    /// The byte offset within the line; nil when the error is about a whole value or record.
+    public var offset: Int?
 }

@@ -177,6 +177,17 @@ struct TCXDocument: XMLVocabulary {
     }
 
     private mutating func endCapture(_ element: Name, line: Int, sink: FixSink) throws {
+        let cutTag: String
+        switch element {
+        case .courseName, .pointName: cutTag = "Name"
+        case .time: cutTag = "Time"
+        case .lat: cutTag = "LatitudeDegrees"
+        case .lon: cutTag = "LongitudeDegrees"
+        case .alt: cutTag = "AltitudeMeters"
+        case .speed: cutTag = "Speed"
+        default: cutTag = "\(element)"
+        }
+        try text.reportCut(cutTag, line: line, sink: sink)
         if element == .courseName || element == .pointName {
             let value = text.trimmed
             guard !value.isEmpty else { return }

@@ -64,7 +64,7 @@ public struct FenceRuleTool: Tool {
     let traceOutput: Bool
 
     public init(options: ParsedOptions) throws {
-        guard let path = options.string("fences") else {
+        guard let path = try options.file("fences", readsStandardInput: true) else {
             throw UsageError("--fences FILE is required: the fences to watch")
         }
         var settings = FenceRuleSettings()
@@ -95,7 +95,7 @@ public struct FenceRuleTool: Tool {
             }
             settings.assumeInside = assume == "inside"
         }
-        defaultHacc = try options.double("default-hacc", default: 10, range: 0...1e9)!
+        defaultHacc = try options.double("default-hacc", default: DefaultHacc.metres, range: 0...1e9)!
         var limit: Int?
         if let n = try options.double("limit", default: nil, range: 2...1e9) {
             guard n == n.rounded() else {
@@ -130,8 +130,7 @@ public struct FenceRuleTool: Tool {
                 sigma = h
             } else if !saidDefault {
                 saidDefault = true
-                context.diagnostics.note(
-                    "fixes without hacc are taken as --default-hacc \(DecimalNumber.text(defaultHacc)) m")
+                context.diagnostics.note(DefaultHacc.note(defaultHacc))
             }
             let point = FixPoint(lat: fix.lat, lon: fix.lon, time: fix.time, speed: fix.speed, sigma: sigma)
             var reported: [(Int, Double, Double, Bool)] = []

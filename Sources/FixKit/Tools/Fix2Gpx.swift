@@ -70,6 +70,12 @@ public struct Fix2Gpx: Tool {
         split = options.string("split")
         if let dir = split {
             guard !dir.isEmpty else { throw UsageError("--split needs a directory") }
+            // `-` is standard input or output everywhere; a directory cannot be either.
+            guard dir != "-" else {
+                throw UsageError(
+                    "--split - names no directory: - is standard output, and --split writes one file per trace (use ./- for a directory named -)"
+                )
+            }
             var st = stat()
             if ByteText.withPath(dir, { stat($0, &st) }) == 0 {
                 guard (st.st_mode & S_IFMT) == S_IFDIR else {

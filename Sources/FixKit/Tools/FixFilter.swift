@@ -47,13 +47,18 @@ public struct FixFilter: Tool {
                 "preset", value: "NAME", choices: FilterPreset.all.map(\.name),
                 help: "Start from a preset's values (see below); several: a,b."),
             OptionSpec(
-                "rejects", value: "FILE", help: "Write every rejected fix there, unchanged, with \"reason\" added."),
+                "rejects", value: "FILE",
+                help:
+                    "Write every rejected fix there, unchanged, with \"reason\" added (-: to standard output, among the fixes passed)."
+            ),
             OptionSpec("stats", help: "Write counts per reason on standard error at the end."),
         ])
 
     public let rules: FilterRules
     let rejects: OutputSink?
     let rejectsPath: String?
+    /// `--rejects -`: rejects go to standard output, in input order among the fixes passed.
+    let rejectsToOutput: Bool
     let stats: Bool
 
     public init(options: ParsedOptions) throws {
@@ -85,7 +90,8 @@ public struct FixFilter: Tool {
         self.rules = rules
         stats = options.has("stats")
         rejectsPath = options.string("rejects")
-        if let path = rejectsPath {
+        rejectsToOutput = rejectsPath == "-"
+        if let path = rejectsPath, !rejectsToOutput {
             try FileIdentity.refuse("--rejects \(shownPath(path))", at: path, ifAmong: options.inputs)
             let fd = ByteText.withPath(path) { open($0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
             guard fd >= 0 else {
@@ -109,6 +115,7 @@ public struct FixFilter: Tool {
         let rules = self.rules
         let rejects = self.rejects
         let rejectsPath = self.rejectsPath
+        let rejectsToOutput = self.rejectsToOutput
         // The rejects file is written and closed however the run ends (--strict, a closed pipe).
         defer {
             if let rejects {
@@ -181,7 +188,11 @@ public struct FixFilter: Tool {
                 try output.didAppend()
             case .reject(let reason):
                 counts[reason, default: 0] += 1
-                if let rejects {
+                if rejectsToOutput {
+                    RawRecord.appendingMember(reason.member, to: line, into: &output.buffer)
+                    output.buffer.append(0x0A)
+                    try output.didAppend()
+                } else if let rejects {
                     RawRecord.appendingMember(reason.member, to: line, into: &rejects.buffer)
                     rejects.buffer.append(0x0A)
                     do throws(OutputError) { try rejects.didAppend() } catch { throw rejectsFailed(error) }

@@ -59,7 +59,7 @@ public struct FixPlotTool: Tool {
         }
         options = o
         fences =
-            try parsed.string("fences").map { path throws(OptionFileError) in try FenceFile.load(path: path) } ?? []
+            try parsed.file("fences", readsStandardInput: true).map { path throws(OptionFileError) in try FenceFile.load(path: path) } ?? []
     }
 
     public mutating func run(inputs: [InputName], context: ToolContext) throws {

@@ -25,7 +25,9 @@ public struct VisitsTool: Tool {
             OptionSpec(
                 "max-gap", value: "S",
                 help: "The longest stretch without fixes inside a stay, in seconds (default 3600); longer ends it."),
-            OptionSpec("default-hacc", value: "M", help: "The hacc taken for fixes without one (default 20 m)."),
+            OptionSpec(
+                "default-hacc", value: "M",
+                help: "The hacc taken for fixes without one (default 10 m, as fencerule's), said once on standard error."),
             OptionSpec(
                 "geojson",
                 help:
@@ -53,6 +55,7 @@ public struct VisitsTool: Tool {
         var untraced = StayDetector(settings: settings, trace: nil)
         var untimed = 0
         var invalid = 0
+        var saidDefault = false
         var first = true
         let geoJSON = self.geoJSON
         if geoJSON { output.buffer.append(contentsOf: #"{"type":"FeatureCollection","features":["#.utf8) }
@@ -106,6 +109,10 @@ public struct VisitsTool: Tool {
                 return
             }
             let hacc = fix.hacc
+            if hacc == nil, !saidDefault {
+                saidDefault = true
+                context.diagnostics.note(DefaultHacc.note(settings.defaultHacc))
+            }
             if let t = fix.trace {
                 // Streams carry one trace for long runs: keep its detector at hand and touch the
                 // dictionary only when the trace changes (the decoder hands back the same string).

@@ -24,8 +24,8 @@ public struct StaySettings: Sendable {
     public var exitFixes = 3
     /// ...spanning at least this many seconds.
     public var exitSpan = 60.0
-    /// The hacc taken for fixes without one, metres.
-    public var defaultHacc = 20.0
+    /// The hacc taken for fixes without one, metres (the same as fencerule's).
+    public var defaultHacc = DefaultHacc.metres
 
     public init() {}
 }

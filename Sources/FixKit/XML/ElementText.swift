@@ -1,19 +1,51 @@
 /// The text of one element, collected from libxml2's pieces, and the conversions the XML
-/// vocabularies share. At most `limit` bytes are kept (a longer text is cut there).
+/// vocabularies share. At most `limit` bytes are kept: a longer text is cut there (at a
+/// character boundary), and `reportCut` says so, so that nothing is lost unsaid.
 struct ElementText {
     static let limit = 1 << 20
     private(set) var bytes: [UInt8] = []
+    /// Bytes of the text past `limit`, not kept.
+    private(set) var cutBytes = 0
 
     init() { bytes.reserveCapacity(256) }
 
     mutating func reset() {
         bytes.removeAll(keepingCapacity: true)
+        cutBytes = 0
     }
 
     @inline(__always)
     mutating func append(_ piece: UnsafeBufferPointer<UInt8>) {
         let room = ElementText.limit - bytes.count
+        if piece.count <= room {
+            bytes.append(contentsOf: piece)
+            return
+        }
         if room > 0 { bytes.append(contentsOf: piece.prefix(room)) }
+        cutBytes += piece.count - max(room, 0)
+        // Never keep half a UTF-8 character: drop continuation bytes, then their lead byte.
+        if room > 0 {
+            var end = bytes.count
+            while end > 0, bytes[end - 1] & 0xC0 == 0x80 { end -= 1 }
+            if end > 0, bytes[end - 1] >= 0xC0 {
+                let lead = bytes[end - 1]
+                let need = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+                if bytes.count - (end - 1) < need {
+                    cutBytes += bytes.count - (end - 1)
+                    bytes.removeSubrange((end - 1)...)
+                }
+            }
+        }
+    }
+
+    /// Says, once the element has ended, that its text was longer than `limit` and was cut:
+    /// a problem (exit 1), since part of the input is not in the output.
+    func reportCut(_ element: String, line: Int, sink: FixSink) throws {
+        guard cutBytes > 0 else { return }
+        try sink.problem(
+            line: line,
+            "the text of <\(element)> is \(bytes.count + cutBytes) bytes, more than the \(ElementText.limit) (1 MiB) kept: its first \(bytes.count) bytes are used"
+        )
     }
 
     /// Whether the text is empty or white space only: such an element says nothing.
