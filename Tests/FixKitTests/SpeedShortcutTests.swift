@@ -39,12 +39,13 @@ struct SpeedShortcutTests {
                                 "outside d \(d) R \(radius) σ \(sigma): \(v) for \(p)")
                         }
                     }
-                    // The bounds themselves.
+                    // The bounds themselves, to P's own error (1.1e-14 seen at R = 0.01, σ = 0.001;
+                    // the stand-in keeps 1e-9 from them).
                     let t = (radius - d) / sigma
                     let lower = t > 0 ? -expm1(-0.5 * t * t) : 0
                     let upper = 0.5 * erfc(-t / 2.0.squareRoot()) * erf(radius / sigma / 2.0.squareRoot())
                     #expect(
-                        lower <= p + 1e-14 && p <= upper + 1e-14,
+                        lower <= p + 1e-12 && p <= upper + 1e-12,
                         "d \(d) R \(radius) σ \(sigma): \(lower) ≤ \(p) ≤ \(upper)")
                 }
             }

@@ -7,11 +7,14 @@
 /// column with a role takes it; later ones with the same role are ignored.
 struct CSVHeader {
     /// `text` without the white space at either end that Foundation's
-    /// `trimmingCharacters(in: .whitespaces)` removes (Unicode's space separators, Zs, and the
-    /// tab), without Foundation: importing it anywhere in FixKit links Foundation and its
+    /// `trimmingCharacters(in: .whitespaces)` removes (Unicode's space separators, Zs, the tab
+    /// and U+200B: every scalar was compared), without Foundation: importing it anywhere in FixKit links Foundation and its
     /// start-up into every tool.
     static func trimmingWhitespaces(_ text: Substring) -> String {
-        func blank(_ s: Unicode.Scalar) -> Bool { s == "\t" || s.properties.generalCategory == .spaceSeparator }
+        func blank(_ s: Unicode.Scalar) -> Bool {
+            // Foundation's set also holds U+200B (zero width space), a format character.
+            s == "\t" || s == "\u{200B}" || s.properties.generalCategory == .spaceSeparator
+        }
         let scalars = text.unicodeScalars
         guard let first = scalars.firstIndex(where: { !blank($0) }),
             let last = scalars.lastIndex(where: { !blank($0) })
