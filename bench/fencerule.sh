@@ -16,6 +16,11 @@
 #   BUILD_DIR  SwiftPM scratch path for the release build (default <repo>/.build)
 #   CALLGRIND  1 to count instructions with valgrind for 1 and 1,000,000 fences on N/10 fixes
 #              (a few minutes; default 0)
+#   NOISY      0 to leave out the noisy case (default 1): N fixes with hacc uniform in 2 to
+#              150 m (Wi-Fi and cell fixes; bench/gen_fixes.py --hacc 2,150 --area-km 100)
+#              against 1,000,000 fences over a 100 km square around the same centre, one
+#              every 100 m on average, and against the one centre fence. Target: within 2x of
+#              the one fence, in CPU time
 #
 # The fences (bench/gen_fences.py): a square of 1000 km around 47.0 N, 8.0 E, one fence at
 # its centre (radius 100 m) and the others spread uniformly, radius 50 to 200 m. The fixes
@@ -67,6 +72,13 @@ small_n=$((N / 10))
 fixes=$(fixes_for "$N")
 small=$(fixes_for "$small_n")
 make_fixes "$N"
+NOISY=${NOISY:-1}
+if [[ $NOISY != 0 ]]; then
+    noisy_fences=$out/fences-100km-1000000.json
+    generate "$noisy_fences" "1000000 fences over 100 km" gen_fences.py --count 1000000 --area-km 100
+    noisy_fixes=$(input_for fences-noisy-fixes.ndjson "$N")
+    generate "$noisy_fixes" "$N fixes, hacc 2-150 m" gen_fixes.py --center 47.0,8.0 --area-km 100 --hacc 2,150 --fixes "$N"
+fi
 
 start_summary "$out/fencerule-summary.txt"
 say_header "fencerule benchmark" 11
@@ -74,8 +86,13 @@ say "fixes:     $fixes: $N fixes, $(file_mib "$fixes") MiB"
 for n in "${COUNTS[@]}"; do
     say "fences:    $(fences_for "$n"): $n, $(file_mib "$(fences_for "$n")") MiB"
 done
+if [[ $NOISY != 0 ]]; then
+    say "noisy:     $noisy_fixes: $N fixes, hacc 2-150 m, $(file_mib "$noisy_fixes") MiB"
+    say "           against $noisy_fences: 1000000 over 100 km, $(file_mib "$noisy_fences") MiB"
+fi
 say "fencerule: $fencerule ($("$fencerule" --version 2>&1 | head -1))"
 say "events:    $(for n in "${COUNTS[@]}"; do printf '%s fences: %s  ' "$n" "$("$fencerule" --fences "$(fences_for "$n")" "$fixes" | wc -l)"; done)"
+[[ $NOISY != 0 ]] && say "           noisy: 1 fence: $("$fencerule" --fences "$(fences_for 1)" "$noisy_fixes" | wc -l)  1000000 fences: $("$fencerule" --fences "$noisy_fences" "$noisy_fixes" | wc -l)"
 say ""
 
 # --- time: one hyperfine run over the three fence counts, then the loads alone ----------------
@@ -88,6 +105,12 @@ for n in "${COUNTS[@]}"; do
 done
 run_hyperfine fencerule "$N fixes" -- "${args[@]}"
 run_hyperfine fencerule-load "loading the fences alone" -- "${load_args[@]}"
+if [[ $NOISY != 0 ]]; then
+    run_hyperfine fencerule-noisy "$N fixes with hacc 2-150 m" -- \
+        -n "noisy, 1 fence" "$(q "$fencerule") --fences $(q "$(fences_for 1)") $(q "$noisy_fixes") > /dev/null" \
+        -n "noisy, 1000000 fences" "$(q "$fencerule") --fences $(q "$noisy_fences") $(q "$noisy_fixes") > /dev/null" \
+        -n "noisy, load alone" "$(q "$fencerule") --fences $(q "$noisy_fences") /dev/null"
+fi
 
 summarize "$out/fencerule.json" "$out/fencerule-load.json" "$N" <<'EOF'
 full = load_results(sys.argv[1])
@@ -110,6 +133,21 @@ rest = {k: full[k]["median"] - load[k]["median"] for k in full}
 print(f"  without loading (full - load medians) = {rest[big] / rest[one]:.2f}x")
 print(f"  1,000 fences / 1 fence, medians = {full['1000 fences']['median'] / full[one]['median']:.2f}x")
 EOF
+if [[ $NOISY != 0 ]]; then
+    summarize "$out/fencerule-noisy.json" "$N" <<'EOF'
+res = load_results(sys.argv[1])
+n = int(sys.argv[2])
+print_medians(res, 22, f"noisy: {n:,} fixes with hacc 2-150 m, 1,000,000 fences over 100 km; {MEDIANS}")
+one, big, load = "noisy, 1 fence", "noisy, 1000000 fences", "noisy, load alone"
+cpu = cpu_times(res)
+r = cpu[big] / cpu[one]
+print("ratio 1,000,000 fences / 1 fence, noisy")
+print(f"  CPU time (user + sys, means) = {r:.2f}x   (target: at most 2x)   " + ("ok" if r <= 2 else "MISSED"))
+print(f"  medians      = {res[big]['median'] / res[one]['median']:.2f}x")
+print(f"  fastest runs = {min(res[big]['times']) / min(res[one]['times']):.2f}x")
+print(f"  without loading (CPU, full - load) = {(cpu[big] - cpu[load]) / cpu[one]:.2f}x")
+EOF
+fi
 say ""
 
 # --- peak memory ------------------------------------------------------------------------------
@@ -119,6 +157,7 @@ if ((have_time)); then
         peak "$n fences, $N fixes" "$fencerule" --fences "$(fences_for "$n")" "$fixes"
         peak "$n fences, no fixes" "$fencerule" --fences "$(fences_for "$n")" /dev/null
     done
+    [[ $NOISY != 0 ]] && peak "noisy, 1000000 fences, $N fixes" "$fencerule" --fences "$noisy_fences" "$noisy_fixes"
 fi
 
 # --- instructions: a count that a busy machine does not disturb ---------------------------------
@@ -138,4 +177,4 @@ print(f"  1,000,000 fences {big / 1e6:9.1f} M  (load {big_load / 1e6:.1f} M; fix
 print(f"  fixes alone, 1,000,000 fences / 1 fence = {(big - big_load) / (one - one_load):.2f}x")
 EOF
 fi
-echo "== written: $out/fencerule.md, fencerule.json, fencerule-load.md, fencerule-load.json, $summary" >&2
+echo "== written: $out/fencerule.md, fencerule.json, fencerule-load.md, fencerule-load.json, fencerule-noisy.json, $summary" >&2

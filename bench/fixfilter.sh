@@ -15,6 +15,10 @@
 #   FIXFILTER  a fixfilter binary to use; no build is done
 #   BUILD_DIR  SwiftPM scratch path for the release build (default <repo>/.build)
 #   CALLGRIND  0 to skip counting fixfilter's instructions with valgrind on the N/10 file
+#   NOCACC     0 to leave out the second input (default 1): N fixes that all carry a speed and
+#              a course but no cacc (gen_fixes.py --no-cacc, as gpx2fix writes a GPX with
+#              Garmin's extension), so that the default rules strip every course. Targets: at
+#              least 20x the Python loop on it, and within 1.2x of `--course keep`
 #
 # Output (bench/out/, git-ignored): the NDJSON files, hyperfine's fixfilter.md and
 # fixfilter.json, the callgrind.fixfilter.out profile, and fixfilter-summary.txt with
@@ -37,6 +41,11 @@ binaries_from_env_or_build "set FIXFILTER to a fixfilter binary" FIXFILTER fixfi
 
 # --- input files: big.ndjson (big-N.ndjson for another N) and one N/10 fixes long -------------
 make_big_and_small big.ndjson fixes gen_fixes.py --fixes
+NOCACC=${NOCACC:-1}
+if [[ $NOCACC != 0 ]]; then
+    nocacc=$(input_for nocacc.ndjson "$N")
+    generate "$nocacc" "$N fixes, courses without cacc" gen_fixes.py --no-cacc --fixes "$N"
+fi
 
 start_summary "$out/fixfilter-summary.txt"
 say_header "fixfilter benchmark" 11
@@ -47,6 +56,7 @@ say "python:    $(python3 --version 2>&1)"
 # What the default rules do to this input: every rule should reject some.
 say "rules:     $("$fixfilter" --stats "$big" 2>&1 >/dev/null | sed 's/^fixfilter: //')"
 say "           with --course reject: $("$fixfilter" --stats --course reject "$big" 2>&1 >/dev/null | sed 's/^fixfilter: //')"
+[[ $NOCACC != 0 ]] && say "no cacc:   $nocacc: $N fixes, $(file_mib "$nocacc") MiB; $("$fixfilter" --stats "$nocacc" 2>&1 >/dev/null | sed 's/^fixfilter: //')"
 say ""
 
 # --- time: one hyperfine run, all commands ----------------------------------------------------
@@ -56,12 +66,15 @@ args=(-n fixfilter "$(q "$fixfilter") $(q "$big") > /dev/null"
     -n python "python3 $(q "$here/py_hacc_filter.py") $(q "$big") > /dev/null"
     -n cat "cat $(q "$big") > /dev/null")
 ((have_jq)) && args+=(-n jq "jq -c 'select(.hacc < 100)' $(q "$big") > /dev/null")
+[[ $NOCACC != 0 ]] && args+=(-n "fixfilter, no cacc" "$(q "$fixfilter") $(q "$nocacc") > /dev/null"
+    -n "fixfilter --course keep, no cacc" "$(q "$fixfilter") --course keep $(q "$nocacc") > /dev/null"
+    -n "python, no cacc" "python3 $(q "$here/py_hacc_filter.py") $(q "$nocacc") > /dev/null")
 run_hyperfine fixfilter -- "${args[@]}"
 
 summarize "$out/fixfilter.json" "$N" <<'EOF'
 results = load_results(sys.argv[1])
 n = int(sys.argv[2])
-print_medians(results, 20)
+print_medians(results, 32)
 f = results["fixfilter"]["median"]
 rate = n / f / 1e6
 print(f"  fixfilter: {rate:.2f} million fixes a second   (aim: 2 million)   " + ("ok" if rate >= 2 else "missed"))
@@ -77,6 +90,13 @@ if "jq" in results:
     print(f"  jq / fixfilter hacc only      = {j / h:5.1f}x")
 print(f"  fixfilter / cat               = {f / results['cat']['median']:5.1f}x   (the floor: reading the bytes)")
 print_checks(results, [("python", "fixfilter"), ("jq", "fixfilter")], 1)
+if "fixfilter, no cacc" in results:
+    f, k = results["fixfilter, no cacc"]["median"], results["fixfilter --course keep, no cacc"]["median"]
+    p = results["python, no cacc"]["median"]
+    print("no cacc: every course stripped by the defaults (from the medians)")
+    print(f"  python / fixfilter                = {p / f:5.1f}x   (target: at least 20x)   " + ("ok" if p / f >= 20 else "MISSED"))
+    print(f"  fixfilter / --course keep         = {f / k:5.2f}x   (target: at most 1.2x)   " + ("ok" if f / k <= 1.2 else "MISSED"))
+    print_checks(results, [("python, no cacc", "fixfilter, no cacc"), ("fixfilter, no cacc", "fixfilter --course keep, no cacc")], 2)
 EOF
 say ""
 

@@ -1,5 +1,3 @@
-import Foundation
-
 /// A CSV file's header line: the delimiter, and which column holds what, in which unit.
 ///
 /// Names are matched after trimming white space and NUL padding, dropping leading `#`s,
@@ -8,6 +6,22 @@ import Foundation
 /// in the table may end in a unit of its kind (`speed_kmh`, `ele_ft`, `time_ms`). The first
 /// column with a role takes it; later ones with the same role are ignored.
 struct CSVHeader {
+    /// `text` without the white space at either end that Foundation's
+    /// `trimmingCharacters(in: .whitespaces)` removes (Unicode's space separators, Zs, the tab
+    /// and U+200B: every scalar was compared), without Foundation: importing it anywhere in FixKit links Foundation and its
+    /// start-up into every tool.
+    static func trimmingWhitespaces(_ text: Substring) -> String {
+        func blank(_ s: Unicode.Scalar) -> Bool {
+            // Foundation's set also holds U+200B (zero width space), a format character.
+            s == "\t" || s == "\u{200B}" || s.properties.generalCategory == .spaceSeparator
+        }
+        let scalars = text.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !blank($0) }),
+            let last = scalars.lastIndex(where: { !blank($0) })
+        else { return "" }
+        return String(scalars[first...last])
+    }
+
     /// What a column holds.
     enum Role: Equatable {
         case lat, lon, latHemisphere, lonHemisphere
@@ -142,9 +156,8 @@ struct CSVHeader {
         var unit: String?
         for (open, close) in [("(", ")"), ("[", "]")] where name.hasSuffix(close) {
             if let start = name.lastIndex(of: Character(open)) {
-                unit = String(name[name.index(after: start)..<name.index(before: name.endIndex)])
-                    .trimmingCharacters(in: .whitespaces)
-                name = String(name[..<start]).trimmingCharacters(in: .whitespaces)
+                unit = CSVHeader.trimmingWhitespaces(name[name.index(after: start)..<name.index(before: name.endIndex)])
+                name = CSVHeader.trimmingWhitespaces(name[..<start])
                 break
             }
         }
@@ -359,8 +372,9 @@ struct CSVHeader {
         guard cells.count >= named else { return }
         func unit(_ index: Int?, _ kind: Kind) -> CSVUnit? {
             guard let index, index < cells.count else { return nil }
-            let text = String(decoding: cells[index], as: UTF8.self)
-                .trimmingCharacters(in: .whitespaces).drop { $0 == "#" }
+            let text = CSVHeader.trimmingWhitespaces(Substring(decoding: cells[index], as: UTF8.self)).drop {
+                $0 == "#"
+            }
             guard let word = text.split(separator: " ").first else { return nil }
             return CSVHeader.factor(String(word), kind: kind)
         }

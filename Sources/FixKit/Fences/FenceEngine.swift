@@ -17,6 +17,8 @@ struct TraceFences {
     var refresh: (lat: Double, lon: Double, radius: Double)?
     var selected = false
     var missedInside: Set<Int> = []
+    /// The candidates of the last fix, kept for their storage: a fix allocates none.
+    var scratch: [(k: Int, d: Double)] = []
 }
 
 /// Events for one fix, in the order they are written.
@@ -91,6 +93,9 @@ struct FenceEngine {
             minRadius = 0
         }
         var candidates: [(k: Int, d: Double)] = []
+        swap(&candidates, &state.scratch)
+        candidates.removeAll(keepingCapacity: true)
+        defer { swap(&candidates, &state.scratch) }
         index.forEachWithin(here, margin: margin, minRadius: minRadius) { k, d in
             if limit == nil || state.watched.contains(k) { candidates.append((k, d)) }
         }
@@ -104,26 +109,36 @@ struct FenceEngine {
         if candidates.count > 1 { candidates.sort { $0.k < $1.k } }
         for (k, d) in candidates {
             if limit != nil, !state.watched.contains(k) { continue }
-            let f = index.fences[k]
+            // The radius alone: copying the Fence would retain and release its id.
+            let radius = index.fences[k].radius
             let kept = state.states[k]
             // Held inside with no dwell under way, and surely not contradicted: the step would
             // leave it as it is, so P is not needed (unless --trace prints it).
             if report == nil, steady == nil, let kept, kept.inside, kept.count == 0,
-                acting.surelyInside(d, f.radius, fix.sigma)
+                acting.surelyInside(d, radius, fix.sigma)
             {
                 continue
             }
-            var p = InsideProbability.p(distance: d, radius: f.radius, sigma: fix.sigma)
             var s = kept ?? FenceState(inside: false)
+            var p: Double
             let change: Bool?
             if let steady {
+                p = InsideProbability.p(distance: d, radius: radius, sigma: fix.sigma)
                 if let pooled = steady.position {
                     p = InsideProbability.p(
-                        distance: Geodesy.distance(pooled, index.centres[k]), radius: f.radius, sigma: steady.sigma)
+                        distance: Geodesy.distance(pooled, index.centres[k]), radius: radius, sigma: steady.sigma)
                 }
                 change = settings.steadyStep(&s, p: p, observation: steady, fix: fix, previous: state.previous)
             } else {
-                change = settings.step(&s, p: p, distance: d, radius: f.radius, fix: fix, previous: state.previous)
+                // The step reads P only against its threshold, so where cheap bounds on P already
+                // settle that comparison, a value between them stands in; the exact P is worked
+                // out only for an event, which prints it (and for --trace, which prints every P).
+                let standIn = report == nil ? acting.standIn(inside: s.inside, d, radius, fix.sigma) : nil
+                p = standIn ?? InsideProbability.p(distance: d, radius: radius, sigma: fix.sigma)
+                change = settings.step(&s, p: p, distance: d, radius: radius, fix: fix, previous: state.previous)
+                if change != nil, standIn != nil {
+                    p = InsideProbability.p(distance: d, radius: radius, sigma: fix.sigma)
+                }
             }
             if let change {
                 if change {
@@ -139,7 +154,7 @@ struct FenceEngine {
             // start inside under --assume are given their state when first seen.
             let settled = s.settledStretch != nil && s.settledStretch == state.still.stretch && state.still.active
             if !s.inside && s.count == 0 && !settled && s.enteredAt == nil {
-                state.states[k] = nil
+                if kept != nil { state.states[k] = nil }  // a quiet fence not kept: no lookup
             } else {
                 state.states[k] = s
             }
@@ -236,8 +251,13 @@ struct ActingRegion {
     let across: Double
     /// R − d past which, in σ, P ≥ exit (∞: never known without P).
     let deepInside: Double
+    /// The rule's thresholds, for `standIn`.
+    let enter: Double
+    let exit: Double
 
     init(_ settings: FenceRuleSettings) {
+        enter = settings.enter
+        self.exit = settings.exit
         let exit = settings.exit + 1e-12
         deepInside = exit >= 1 ? .infinity : (-2 * log1p(-exit)).squareRoot() + 1e-6
         switch settings.kind {
@@ -270,6 +290,32 @@ struct ActingRegion {
     func surelyInside(_ d: Double, _ radius: Double, _ sigma: Double) -> Bool {
         if naive { return d <= radius }
         return sigma.isFinite && radius - d >= deepInside * sigma + 1e-6
+    }
+
+    /// Bounds on P wider than P's rounding (1e-14) by far, from the same two regions as above:
+    /// the disc holds the circle of radius R − d around the fix, so P ≥ 1 − e^{−(R − d)²/2σ²},
+    /// and it lies in the half-plane and the strip, so P ≤ Φ((R − d)/σ) · (2Φ(R/σ) − 1).
+    static let boundSlack = 1e-9
+
+    /// A value on the same side of the threshold the step compares P with (exit when inside,
+    /// enter when outside) as P itself, found from those bounds (one exp, or two erfc, instead
+    /// of P's series); nil when they do not settle it. naive's step reads d, not P: any value.
+    @inline(__always)
+    func standIn(inside: Bool, _ d: Double, _ radius: Double, _ sigma: Double) -> Double? {
+        if naive { return 0.5 }
+        guard sigma > 0, sigma.isFinite, radius.isFinite, d.isFinite else { return nil }
+        let slack = ActingRegion.boundSlack
+        let t = (radius - d) / sigma
+        if t > 0 {
+            let lower = -expm1(-0.5 * t * t)
+            // Inside: P ≥ exit, no contradiction. Outside: P > enter, a contradiction.
+            if inside ? lower - slack >= exit : lower - slack > enter { return lower - slack }
+        }
+        let sqrtHalf = 0.5.squareRoot()
+        let upper = 0.5 * erfc(-t * sqrtHalf) * erf(radius / sigma * sqrtHalf)
+        // Inside: P < exit, a contradiction. Outside: P ≤ enter, none.
+        if inside ? upper + slack < exit : upper + slack <= enter { return upper + slack }
+        return nil
     }
 
     /// Φ⁻¹(q) for q in (0, 1), by bisection on Φ(z) = ½ erfc(−z/√2), kept on the side where

@@ -82,70 +82,79 @@ public final class FenceIndex {
         // that order, what a query reads of each: the Earth-centred centre and the radius.
         let n = fences.count
         var order = [UInt64](repeating: 0, count: n)
-        var levelOf = [UInt8](repeating: 0, count: n)
         var maxRadius = [Double](repeating: -1, count: FenceIndex.levelCount)
-        for (k, f) in fences.enumerated() {
-            let level = FenceIndex.level(for: f.radius)
-            levelOf[k] = UInt8(level)
-            maxRadius[level] = max(maxRadius[level], f.radius)
+        // What the second pass reads of each fence, in file order: read in sorted order, one
+        // cache line a fence rather than three (the Fence, its centre, its level).
+        var byOriginal: [Slot] = []
+        byOriginal.reserveCapacity(n)
+        for k in fences.indices {
+            let radius = fences[k].radius  // not the whole Fence: that retains its id
+            let level = FenceIndex.level(for: radius)
+            maxRadius[level] = max(maxRadius[level], radius)
             let cell = FenceIndex.cellSize(level)
             let c = centres[k]
+            byOriginal.append(Slot(x: c.x, y: c.y, z: c.z, radius: radius))
             order[k] =
                 UInt64(level) << 54
                 | FenceIndex.morton(FenceIndex.cube(c.x, cell), FenceIndex.cube(c.y, cell), FenceIndex.cube(c.z, cell))
         }
         var originals = (0..<n).map { UInt32($0) }
         FenceIndex.radixSort(keys: &order, values: &originals)
-        order = []
         var slots: [Slot] = []
         slots.reserveCapacity(n)
-        // Each level's (cube Morton key, slot) pairs, sorted by key and grouped into cubes; the
-        // slots are entered in order, and the sort is stable, so a cube's members ascend.
-        var keys = [[UInt64]](repeating: [], count: FenceIndex.levelCount)
-        var values = [[UInt32]](repeating: [], count: FenceIndex.levelCount)
-        for (slot, original) in originals.enumerated() {
-            let k = Int(original)
-            let f = fences[k]
-            let level = Int(levelOf[k])
+        // The sorted fences come level by level. Each level's (cube Morton key, slot) pairs,
+        // sorted by key and grouped into cubes; the slots are entered in order, and the sort is
+        // stable, so a cube's members ascend.
+        var built: [Level] = []
+        var first = 0
+        while first < n {
+            let level = Int(order[first] >> 54)
+            var end = first + 1
+            while end < n, Int(order[end] >> 54) == level { end += 1 }
             let cell = FenceIndex.cellSize(level)
-            let r = FenceIndex.reach(f.radius)
-            let c = centres[k]
-            slots.append(Slot(x: c.x, y: c.y, z: c.z, radius: f.radius))
-            let lo = (FenceIndex.cube(c.x - r, cell), FenceIndex.cube(c.y - r, cell), FenceIndex.cube(c.z - r, cell))
-            let hi = (FenceIndex.cube(c.x + r, cell), FenceIndex.cube(c.y + r, cell), FenceIndex.cube(c.z + r, cell))
-            for i in lo.0...hi.0 {
-                let gi = FenceIndex.gap(c.x, i, cell)
-                for j in lo.1...hi.1 {
-                    let gj = gi + FenceIndex.gap(c.y, j, cell)
-                    for l in lo.2...hi.2 {
-                        // Only the cubes the ball reaches (at most 8, as r ≤ cell / 2).
-                        guard gj + FenceIndex.gap(c.z, l, cell) <= r * r else { continue }
-                        keys[level].append(FenceIndex.morton(i, j, l))
-                        values[level].append(UInt32(slot))
+            var keys: [UInt64] = []
+            var values: [UInt32] = []
+            keys.reserveCapacity(4 * (end - first))
+            values.reserveCapacity(4 * (end - first))
+            for slot in first..<end {
+                let c = byOriginal[Int(originals[slot])]
+                let r = FenceIndex.reach(c.radius)
+                slots.append(c)
+                let lo = (
+                    FenceIndex.cube(c.x - r, cell), FenceIndex.cube(c.y - r, cell), FenceIndex.cube(c.z - r, cell)
+                )
+                let hi = (
+                    FenceIndex.cube(c.x + r, cell), FenceIndex.cube(c.y + r, cell), FenceIndex.cube(c.z + r, cell)
+                )
+                for i in lo.0...hi.0 {
+                    let gi = FenceIndex.gap(c.x, i, cell)
+                    for j in lo.1...hi.1 {
+                        let gj = gi + FenceIndex.gap(c.y, j, cell)
+                        for l in lo.2...hi.2 {
+                            // Only the cubes the ball reaches (at most 8, as r ≤ cell / 2).
+                            guard gj + FenceIndex.gap(c.z, l, cell) <= r * r else { continue }
+                            keys.append(FenceIndex.morton(i, j, l))
+                            values.append(UInt32(slot))
+                        }
                     }
                 }
             }
+            FenceIndex.radixSort(keys: &keys, values: &values)
+            var cubeKeys: [UInt64] = []
+            var cubeStarts: [Int32] = []
+            for (m, key) in keys.enumerated() where m == 0 || key != keys[m - 1] {
+                cubeKeys.append(key)
+                cubeStarts.append(Int32(m))
+            }
+            cubeStarts.append(Int32(keys.count))
+            built.append(
+                Level(
+                    cell: cell, maxRadius: maxRadius[level], keys: cubeKeys, starts: cubeStarts,
+                    members: values.map { Int32(bitPattern: $0) }))
+            first = end
         }
         self.slots = slots
         self.originals = originals.map { Int32(bitPattern: $0) }
-        var built: [Level] = []
-        for level in 0..<FenceIndex.levelCount where !keys[level].isEmpty {
-            FenceIndex.radixSort(keys: &keys[level], values: &values[level])
-            let sorted = keys[level]
-            var cubeKeys: [UInt64] = []
-            var cubeStarts: [Int32] = []
-            for (n, key) in sorted.enumerated() where n == 0 || key != sorted[n - 1] {
-                cubeKeys.append(key)
-                cubeStarts.append(Int32(n))
-            }
-            cubeStarts.append(Int32(sorted.count))
-            keys[level] = []
-            built.append(
-                Level(
-                    cell: FenceIndex.cellSize(level), maxRadius: maxRadius[level], keys: cubeKeys, starts: cubeStarts,
-                    members: values[level].map { Int32(bitPattern: $0) }))
-            values[level] = []
-        }
         levels = built
     }
 

@@ -59,15 +59,16 @@ public enum InputFormats {
     static func open(_ input: InputReader, forced: (any InputFormat.Type)?) throws -> Opened {
         var skipper = LeadingSpace()
         var kept: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        // Not zeroed (a one-point file would pay for 64 KiB of zeros at start-up).
+        let capacity = 1 << 16
+        let chunk = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+        defer { chunk.deallocate() }
         var askedAt = 0
         while true {
-            let n = try chunk.withUnsafeMutableBytes { raw in
-                // SAFETY: raw is valid inside the closure, which `read` does not outlive.
-                try input.read(into: raw.baseAddress!, capacity: raw.count)
-            }
+            let n = try input.read(into: chunk, capacity: capacity)
             let eof = n == 0
-            let piece = chunk[..<n]
+            // SAFETY: read wrote these n bytes; piece is used only in this pass of the loop.
+            let piece = UnsafeRawBufferPointer(start: chunk, count: n)
             if skipper.skipping {
                 // The byte order mark needs its three bytes together, however reads split them.
                 kept.append(contentsOf: piece)

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+
+@testable import FixKit
+
+/// Shortcuts taken for speed (issue 11) against what they replace: fencerule's bounds on
+/// P(inside), which stand in for P where they settle the rule's comparison, against
+/// `InsideProbability.p` itself (checked against scipy in InsideProbabilityTests); and the
+/// CSV header's trimming without Foundation against Foundation's
+/// `trimmingCharacters(in: .whitespaces)`.
+struct SpeedShortcutTests {
+    /// Radii and σ from centimetres to thousands of kilometres, d from the centre to past
+    /// R + 40σ, every rule's kind of threshold: wherever `standIn` answers, its value is on the
+    /// same side of the threshold as the exact P, and the bounds it is made from hold.
+    @Test(arguments: [(0.9, 0.1), (0.5, 0.4), (0.99, 0.01), (0.6, 0.59), (1.0, 0.0), (0.2, 1e-9)])
+    func standInSidesWithTheExactP(_ thresholds: (Double, Double)) {
+        var settings = FenceRuleSettings()
+        settings.enter = thresholds.0
+        settings.exit = thresholds.1
+        let region = ActingRegion(settings)
+        var answered = 0
+        var checked = 0
+        for radius in [0.01, 1, 5, 20, 50, 100, 150, 200, 1000, 2e6] {
+            for sigma in [0.001, 0.5, 2, 5, 10, 20, 40, 75, 100, 150, 500, 1e5, 3e6] {
+                for step in 0...160 {
+                    let d = (radius + 40 * sigma) * Double(step) / 150
+                    let p = InsideProbability.p(distance: d, radius: radius, sigma: sigma)
+                    for inside in [false, true] {
+                        checked += 1
+                        guard let v = region.standIn(inside: inside, d, radius, sigma) else { continue }
+                        answered += 1
+                        if inside {
+                            #expect(
+                                (v < settings.exit) == (p < settings.exit),
+                                "inside d \(d) R \(radius) σ \(sigma): \(v) for \(p)")
+                        } else {
+                            #expect(
+                                (v > settings.enter) == (p > settings.enter),
+                                "outside d \(d) R \(radius) σ \(sigma): \(v) for \(p)")
+                        }
+                    }
+                    // The bounds themselves, to P's own error (1.1e-14 seen at R = 0.01, σ = 0.001;
+                    // the stand-in keeps 1e-9 from them).
+                    let t = (radius - d) / sigma
+                    let lower = t > 0 ? -expm1(-0.5 * t * t) : 0
+                    let upper = 0.5 * erfc(-t / 2.0.squareRoot()) * erf(radius / sigma / 2.0.squareRoot())
+                    #expect(
+                        lower <= p + 1e-12 && p <= upper + 1e-12,
+                        "d \(d) R \(radius) σ \(sigma): \(lower) ≤ \(p) ≤ \(upper)")
+                }
+            }
+        }
+        // The shortcut must be taken often, or it buys nothing; and not always (P is needed).
+        #expect(answered > checked / 4 && answered < checked, "\(answered) of \(checked) settled by the bounds")
+    }
+
+    /// Under naive the step reads d, not P: any stand-in does, and the events still carry the
+    /// exact P (the brute-force tests compare them).
+    @Test func naiveNeedsNoP() {
+        var settings = FenceRuleSettings()
+        settings.kind = .naive
+        #expect(ActingRegion(settings).standIn(inside: false, 10, 100, 8) != nil)
+    }
+
+    /// CSVHeader's trim against Foundation's on strings of every kind of white space at either
+    /// end and inside, including the Unicode space separators and the characters that are
+    /// white space to Foundation's `.whitespacesAndNewlines` but not `.whitespaces`.
+    @Test func trimmingMatchesFoundation() {
+        let pieces: [String] = [
+            " ", "\t", "\u{A0}", "\u{2003}", "\u{3000}", "\u{202F}", "\u{1680}", "\n", "\r", "\u{0B}", "\u{0C}",
+            "\u{85}", "\u{2028}", "\u{200B}", "\u{FEFF}", "a", "km/h", "é", "#", "(", "x y", "\u{301}",
+        ]
+        var generator = SystemRandomNumberGenerator()
+        var strings = pieces + ["", "   ", "\t \u{A0}"]
+        for _ in 0..<5000 {
+            let n = Int.random(in: 0...6, using: &generator)
+            strings.append((0..<n).map { _ in pieces.randomElement(using: &generator) ?? "" }.joined())
+        }
+        for s in strings {
+            let expected = s.trimmingCharacters(in: .whitespaces)
+            #expect(CSVHeader.trimmingWhitespaces(Substring(s)) == expected, "\(Array(s.unicodeScalars))")
+        }
+    }
+}

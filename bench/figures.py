@@ -1,0 +1,277 @@
+#!/usr/bin/env python3
+"""Rewrite the figures table of bench/README.md from the outputs of the bench/ scripts.
+
+    python3 bench/figures.py [--since EPOCH] [--title TEXT] [--dry-run] README.md
+
+bench/all.sh runs it after the scripts. It reads what they left in bench/out/: hyperfine's
+JSON exports (medians, user and system CPU, every run's time) and the summary files (peak
+memory, instruction counts, pbench's rates). Outputs older than --since (seconds since the
+epoch) are ignored, so a script that failed or was left out gives no row rather than a stale
+one. Ratios are given from the medians and, as "CPU", from user + system time, which a busy
+machine disturbs less.
+
+The table goes between the lines `<!-- figures: begin (bench/all.sh) -->` and
+`<!-- figures: end -->` of README.md; nothing else in the file is touched. --dry-run prints
+the new section instead. Standard library only.
+"""
+
+import argparse
+import json
+import os
+import re
+import sys
+
+BEGIN = "<!-- figures: begin (bench/all.sh) -->"
+END = "<!-- figures: end -->"
+
+here = os.path.dirname(os.path.abspath(__file__))
+out = os.path.join(here, "out")
+since = 0.0
+
+
+def fresh(name):
+    path = os.path.join(out, name)
+    return path if os.path.exists(path) and os.path.getmtime(path) >= since else None
+
+
+def results(name):
+    path = fresh(name)
+    if path is None:
+        return None
+    return {r["command"]: r for r in json.load(open(path))["results"]}
+
+
+def summary(name):
+    path = fresh(name)
+    return open(path).read() if path else ""
+
+
+def peaks(text):
+    """{label: MiB} from the peak memory lines of a summary."""
+    found = {}
+    for m in re.finditer(r"^  (\S.*?) +([0-9.]+) MiB$", text, re.M):
+        found[m.group(1)] = float(m.group(2))
+    return found
+
+
+def cpu(r):
+    return r["user"] + r["system"]
+
+
+def s(r):
+    v = r["median"]
+    return f"{v * 1e3:.1f} ms" if v < 0.1 else f"{v:.2f} s" if v < 100 else f"{v:.0f} s"
+
+
+def ratio(a, b, digits=2):
+    """a / b from the medians, and from CPU time."""
+    return f"{a['median'] / b['median']:.{digits}f}x (CPU {cpu(a) / cpu(b):.{digits}f}x)"
+
+
+def mib(v):
+    return f"{v:.1f} MiB" if v is not None else "?"
+
+
+def size_from(labels, pattern):
+    """The largest count N of labels matching pattern (with one (\\d+) group), and its label."""
+    best = None
+    for label in labels:
+        m = re.fullmatch(pattern, label)
+        if m and (best is None or int(m.group(1)) > best[0]):
+            best = (int(m.group(1)), label)
+    return best
+
+
+def rows():
+    found = []
+
+    r, text = results("gpx2fix.json"), summary("summary.txt")
+    if r:
+        p = peaks(text)
+        n, label = size_from(p, r"gpx2fix \((\d+) points\)") or (0, "")
+        g, x, b = r["gpx2fix"], r["xmllint --stream"], r.get("gpsbabel")
+        peer = f"xmllint --stream {s(x)}" + (f"; GPSBabel {s(b)}, {mib(p.get(f'gpsbabel ({n} points)'))}" if b else "")
+        rat = f"{ratio(g, x)} xmllint" + (f"; GPSBabel {ratio(b, g, 1)} slower" if b else "")
+        found.append((f"GPX, {n:,} points", f"gpx2fix {s(g)}, {mib(p.get(label))}", peer, rat,
+                      "≤ 1.3x (issue 11: ≤ 1x); ≥ 5x; < 32 MiB"))
+
+    r, text = results("nmea.json"), summary("nmea-summary.txt")
+    if r:
+        p = peaks(text)
+        n, label = size_from(p, r"gpx2fix \((\d+) epochs\)") or (0, "")
+        g, b, u = r["gpx2fix"], r.get("gpsbabel"), r.get("gpsbabel TZ=UTC")
+        peer = f"GPSBabel {s(b)}; with TZ=UTC {s(u)}" if b else "GPSBabel not installed"
+        rat = f"{ratio(b, g, 1)}; TZ=UTC {ratio(u, g, 1)}" if b else ""
+        found.append((f"NMEA, {n:,} epochs", f"gpx2fix {s(g)}, {mib(p.get(label))}", peer, rat,
+                      "≥ 25x; ≥ 20x with TZ=UTC (issue 11)"))
+
+    r, text = results("fit.json"), summary("fit-summary.txt")
+    if r:
+        p = peaks(text)
+        n, label = size_from(p, r"gpx2fix \((\d+) records\)") or (0, "")
+        g, b = r["gpx2fix"], r.get("gpsbabel")
+        sdk = (results("fit-sdk.json") or {}).get("garmin-fit-sdk")
+        peer = "; ".join(x for x in (f"GPSBabel {s(b)}" if b else "", f"garmin-fit-sdk {s(sdk)}" if sdk else "") if x)
+        rat = "; ".join(x for x in (f"GPSBabel {ratio(b, g, 1)}" if b else "", f"SDK {ratio(sdk, g, 0)}" if sdk else "") if x)
+        found.append((f"FIT, {n:,} records", f"gpx2fix {s(g)}, {mib(p.get(label))}", peer, rat, "≥ 10x GPSBabel"))
+
+    r, text = results("takeout.json"), summary("takeout-summary.txt")
+    if r:
+        p = peaks(text)
+        n, label = size_from(p, r"gpx2fix \((\d+) MiB\)") or (0, "")
+        g, j = r["gpx2fix"], r["jq"]
+        found.append((f"Takeout Records.json, {n:,} MiB", f"gpx2fix {s(g)}, {mib(p.get(label))}", f"jq {s(j)}",
+                      f"jq {ratio(j, g, 1)} slower", "≥ 5x jq"))
+
+    r, text = results("fixfilter.json"), summary("fixfilter-summary.txt")
+    if r:
+        p = peaks(text)
+        n, label = size_from(p, r"fixfilter \((\d+) fixes\)") or (0, "")
+        f, py, jq = r["fixfilter"], r["python"], r.get("jq")
+        peer = f"Python json loop {s(py)}" + (f"; jq {s(jq)}" if jq else "")
+        rat = f"Python {ratio(py, f, 1)}" + (f"; jq {ratio(jq, f, 1)}" if jq else "")
+        found.append((f"fixfilter, {n:,} fixes",
+                      f"{s(f)} ({n / f['median'] / 1e6:.2f} M fixes/s), {mib(p.get(label))}", peer, rat,
+                      "≥ 10x, aim 20x"))
+        if "fixfilter, no cacc" in r:
+            f, k, py = r["fixfilter, no cacc"], r["fixfilter --course keep, no cacc"], r["python, no cacc"]
+            found.append((f"fixfilter, {n:,} fixes with a course and no cacc", f"{s(f)}; --course keep {s(k)}",
+                          f"Python json loop {s(py)}", f"Python {ratio(py, f, 1)}; / keep {ratio(f, k)}",
+                          "≥ 20x; ≤ 1.2x keep"))
+
+    r, text = results("fencerule.json"), summary("fencerule-summary.txt")
+    if r:
+        p = peaks(text)
+        n, _ = size_from(p, r"1 fences, (\d+) fixes") or (0, "")
+        one, big = r["1 fences"], r["1000000 fences"]
+        found.append((f"fencerule, {n:,} fixes (8 m noise), fences over 1000 km",
+                      f"1 fence {s(one)}; 1M fences {s(big)}, {mib(p.get(f'1000000 fences, {n} fixes'))}", "",
+                      ratio(big, one), "≤ 2x"))
+    r = results("fencerule-noisy.json")
+    if r:
+        p = peaks(text)
+        one, big = r["noisy, 1 fence"], r["noisy, 1000000 fences"]
+        m = next((v for k, v in p.items() if k.startswith("noisy, 1000000 fences")), None)
+        found.append((f"fencerule, {n:,} fixes, hacc 2-150 m, 1M fences over 100 km",
+                      f"1 fence {s(one)}; 1M fences {s(big)}, {mib(m)}", "", ratio(big, one), "≤ 2x (CPU)"))
+
+    text = summary("pbench-summary.txt")
+    if text:
+        rates = re.findall(r"^  p / simpson400 = ([0-9.]+)x", text, re.M)
+        p_ns = re.findall(r"^  p +([0-9.]+ [nµ]s)", text, re.M)
+        if len(rates) >= 2:
+            found.append(("P(inside), `pbench`", f"{p_ns[0] if p_ns else '?'} a call (realistic grid)",
+                          "Simpson-400", f"{rates[0]}x realistic grid, {rates[1]}x near the edge", "≥ 50x"))
+
+    r, text = results("visits.json"), summary("visits-summary.txt")
+    if r:
+        p = peaks(text)
+        v, f = r["visits, month"], r["fixfilter, month"]
+        m = re.search(r"^month: .*?: (\d+) days, (\d+) fixes", text, re.M)
+        days, fixes = (int(m.group(1)), int(m.group(2))) if m else (0, 0)
+        pm = next((val for k, val in p.items() if k.startswith("visits, month")), None)
+        found.append((f"visits, {days} days at 1 Hz ({fixes / 1e6:.2f} M fixes)",
+                      f"{s(v)} ({fixes / v['median'] / 1e6:.2f} M fixes/s), {mib(pm)}", f"fixfilter {s(f)}",
+                      f"{ratio(v, f)} fixfilter", "≤ 1.5x fixfilter"))
+
+    r, text = results("fixplot.json"), summary("fixplot-summary.txt")
+    if r:
+        p = peaks(text)
+        n, label = size_from(p, r"fixplot, trips \((\d+) fixes\)") or (0, "")
+        t, b = r["fixplot, trips"], r["fixplot, block"]
+        found.append((f"fixplot, {n:,} fixes", f"trips {s(t)}, {mib(p.get(label))}; block {s(b)}, "
+                      f"{mib(p.get(f'fixplot, block ({n} fixes)'))}", "", "", "under 3 s"))
+
+    r = results("startup.json")
+    if r:
+        g, x = r["gpx2fix"], r["xmllint --stream"]
+        runs = len(g["times"])
+        found.append((f"start-up, one-point GPX ({runs} runs)", f"gpx2fix {s(g)}", f"xmllint --stream {s(x)}",
+                      ratio(g, x), "≤ 1.5x"))
+
+    r = results("bulk.json")
+    if r:
+        m = re.search(r"^input: +(\d+ rides of \d+ points)", summary("bulk-summary.txt"), re.M)
+        one = r["one process"]
+        par = next((v for k, v in r.items() if k.startswith("parallel")), None)
+        loop = r.get("gpsbabel loop")
+        peer = "; ".join(x for x in (f"parallel {s(par)}" if par else "", f"GPSBabel loop {s(loop)}" if loop else "") if x)
+        rat = "; ".join(x for x in (f"parallel {ratio(par, one, 1)}" if par else "",
+                                     f"GPSBabel loop {ratio(loop, one, 1)}" if loop else "") if x)
+        found.append((f"bulk, {m.group(1) if m else 'rides'}", f"one process {s(one)}", peer,
+                      rat + (" slower" if rat else ""), ""))
+    return found
+
+
+def guarded_rows():
+    """rows(), but a script whose outputs lack a command (cut short, or an optional peer
+    missing) loses only its own row: rows() is re-run with that script's outputs hidden."""
+    hidden = set()
+    while True:
+        try:
+            return rows_hiding(hidden)
+        except KeyError as e:
+            name = current[0]
+            if name is None or name in hidden:
+                raise
+            print(f"figures.py: {name} lacks {e}; its row is left out", file=sys.stderr)
+            hidden.add(name)
+
+
+current = [None]
+
+
+def rows_hiding(hidden):
+    global results, summary
+    real_results, real_summary = results, summary
+
+    def hiding_results(name):
+        current[0] = name
+        return None if name in hidden else real_results(name)
+
+    def hiding_summary(name):
+        return real_summary(name)
+
+    results, summary = hiding_results, hiding_summary
+    try:
+        return rows()
+    finally:
+        results, summary = real_results, real_summary
+
+
+def table(title):
+    lines = [f"## Latest figures ({title})", "",
+             "Written by `bench/all.sh` (`bench/figures.py` reads `bench/out/`); do not edit by hand.",
+             "Ratios from the medians, and in brackets from user + system CPU time, which a shared",
+             "machine disturbs less. Each script's section below has its full output.", "",
+             "| benchmark | FixKit | peers (same run) | ratio | target |",
+             "|:--|--:|:--|:--|:--|"]
+    lines += ["| " + " | ".join(row) + " |" for row in guarded_rows()]
+    return "\n".join(lines)
+
+
+def main():
+    global since
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("readme", help="bench/README.md")
+    ap.add_argument("--since", type=float, default=0.0, help="ignore outputs older than this (seconds since the epoch)")
+    ap.add_argument("--title", default="bench/all.sh", help="what the heading says in brackets")
+    ap.add_argument("--dry-run", action="store_true", help="print the section instead of writing README.md")
+    args = ap.parse_args()
+    since = args.since
+    section = table(args.title)
+    if args.dry_run:
+        print(section)
+        return
+    text = open(args.readme).read()
+    if text.count(BEGIN) != 1 or text.count(END) != 1 or text.index(BEGIN) > text.index(END):
+        sys.exit(f"figures.py: {args.readme} must hold one '{BEGIN}' line and, after it, one '{END}' line")
+    head, rest = text.split(BEGIN, 1)
+    _, tail = rest.split(END, 1)
+    with open(args.readme + ".tmp", "w") as f:
+        f.write(head + BEGIN + "\n" + section + "\n" + END + tail)
+    os.replace(args.readme + ".tmp", args.readme)
+
+
+if __name__ == "__main__":
+    main()
