@@ -129,12 +129,22 @@ table() { # md|txt
         printf '%s|--:|\n' "$sep"
         for r in "${rows[@]:1}"; do printf '| %s |\n' "$r"; done
     else
+        # Short enough for a man page: "stand 90", "cross 1.4", a crossing cell as
+        # "share enter/exit".
         printf '%s\n' "${rows[@]}" | python3 -c '
-import sys
+import re, sys
 rows = [[c.strip() for c in l.rstrip("\n").split("|")] for l in sys.stdin]
+rows[0] = ["", "tau"] + [c.replace("steady, no speed", "no speed") for c in rows[0][2:]]
+def short(c):
+    c = re.sub(r"standing at (\d+) m, transitions/hour", r"stand \1", c)
+    c = re.sub(r"skirting at 95 m, transitions/walk", "skirt 95", c)
+    c = re.sub(r"crossing at ([\d.]+) m/s, 2% outliers, exactly 2 \(lags\)", r"outl \1", c)
+    c = re.sub(r"crossing at ([\d.]+) m/s, exactly 2 \(lags\)", r"cross \1", c)
+    return re.sub(r"([\d.]+)% \((\S+) / (\S+) m\)", r"\1 \2/\3", c)
+rows = [[short(c) for c in r] for r in rows]
 w = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
 for r in rows:
-    print("  ".join(c.ljust(w[i]) if i == 0 else c.rjust(w[i]) for i, c in enumerate(r)).rstrip())
+    print(" ".join(c.ljust(w[i]) if i == 0 else c.rjust(w[i]) for i, c in enumerate(r)).rstrip())
 '
     fi
 }
