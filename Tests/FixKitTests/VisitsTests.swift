@@ -31,12 +31,8 @@ struct VisitsTests {
 
     static func visits(_ data: Data) throws -> [Found] {
         try Tools.objects(data).map { o in
-            guard let lat = o["lat"] as? Double, let lon = o["lon"] as? Double else {
-                throw TestFailure("no lat/lon: \(o)")
-            }
-            #expect(
-                o.keys.contains("arrival") && o.keys.contains("departure"),
-                "arrival and departure are always written: \(o)")
+            guard let lat = o["lat"] as? Double, let lon = o["lon"] as? Double else { throw TestFailure("no lat/lon: \(o)") }
+            #expect(o.keys.contains("arrival") && o.keys.contains("departure"), "arrival and departure are always written: \(o)")
             return Found(
                 lat: lat, lon: lon, hacc: o["hacc"] as? Double ?? -1, arrival: time(o["arrival"]),
                 departure: time(o["departure"]), fixes: o["fixes"] as? Int ?? -1, trace: o["trace"] as? String)
@@ -82,9 +78,7 @@ struct VisitsTests {
     static let home = (lat: 51.5007, lon: -0.1246)
 
     /// Indoor fixes at a place from t to t + seconds, every 5-60 s, 20-40 m drift, hacc 30-80.
-    static func indoor(
-        _ place: (lat: Double, lon: Double), from t: Double, seconds: Double, noise: inout Noise, trace: String? = nil
-    ) -> [(Double, String)] {
+    static func indoor(_ place: (lat: Double, lon: Double), from t: Double, seconds: Double, noise: inout Noise, trace: String? = nil) -> [(Double, String)] {
         var out: [(Double, String)] = []
         var s = t
         while s < t + seconds {
@@ -96,19 +90,14 @@ struct VisitsTests {
     }
 
     /// Walking fixes at 1 Hz, 1.4 m/s, hacc 5, from `a` (east, north metres from home) to `b`.
-    static func walk(
-        from a: (Double, Double), to b: (Double, Double), start t: Double, origin: (lat: Double, lon: Double) = home,
-        noise: inout Noise, trace: String? = nil
-    ) -> [(Double, String)] {
+    static func walk(from a: (Double, Double), to b: (Double, Double), start t: Double, origin: (lat: Double, lon: Double) = home, noise: inout Noise, trace: String? = nil) -> [(Double, String)] {
         let length = hypot(b.0 - a.0, b.1 - a.1)
         let seconds = length / 1.4
         var out: [(Double, String)] = []
         var s = 0.0
         while s <= seconds {
             let f = s / seconds
-            let (lat, lon) = offset(
-                origin.lat, origin.lon, east: a.0 + f * (b.0 - a.0) + noise.gauss(3),
-                north: a.1 + f * (b.1 - a.1) + noise.gauss(3))
+            let (lat, lon) = offset(origin.lat, origin.lon, east: a.0 + f * (b.0 - a.0) + noise.gauss(3), north: a.1 + f * (b.1 - a.1) + noise.gauss(3))
             out.append((t + s, fix(t + s, lat, lon, hacc: 5, trace: trace)))
             s += 1
         }
@@ -140,9 +129,7 @@ struct VisitsTests {
         var candidates: [(Double, Int, Int)] = []
         for (i, t) in truth.enumerated() {
             for (j, v) in found.enumerated() {
-                let overlap =
-                    min(t.departure ?? .infinity, v.departure ?? .infinity)
-                    - max(t.arrival ?? -.infinity, v.arrival ?? -.infinity)
+                let overlap = min(t.departure ?? .infinity, v.departure ?? .infinity) - max(t.arrival ?? -.infinity, v.arrival ?? -.infinity)
                 if overlap > 0, Geodesy.distance(lat1: t.lat, lon1: t.lon, lat2: v.lat, lon2: v.lon) <= 150 {
                     candidates.append((overlap, i, j))
                 }
@@ -175,9 +162,7 @@ struct VisitsTests {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let seeds = 1...50
-        let gen = try Tools.runExecutable(
-            Self.python!,
-            [Self.generator.path, "--seeds", "\(seeds.lowerBound)-\(seeds.upperBound)", "--dir", dir.path])
+        let gen = try Tools.runExecutable(Self.python!, [Self.generator.path, "--seeds", "\(seeds.lowerBound)-\(seeds.upperBound)", "--dir", dir.path])
         try #require(gen.status == 0, "make_day.py failed: \(gen.stderr)")
 
         var stays = 0, missed: [String] = [], invented: [String] = [], wrong: [String] = []
@@ -187,9 +172,7 @@ struct VisitsTests {
             let truthData = try Data(contentsOf: dir.appendingPathComponent("day-\(seed).json"))
             let truthObject = try JSONSerialization.jsonObject(with: truthData) as! [String: Any]
             let truth = (truthObject["visits"] as! [[String: Any]]).map {
-                Truth(
-                    place: $0["place"] as! String, lat: $0["lat"] as! Double, lon: $0["lon"] as! Double,
-                    arrival: Self.time($0["arrival"]), departure: Self.time($0["departure"]))
+                Truth(place: $0["place"] as! String, lat: $0["lat"] as! Double, lon: $0["lon"] as! Double, arrival: Self.time($0["arrival"]), departure: Self.time($0["departure"]))
             }
             let r = try Tools.run("visits", [fixes.path])
             #expect(r.status == 0, "seed \(seed): visits exit \(r.status): \(r.stderr)")
@@ -199,8 +182,7 @@ struct VisitsTests {
             missed += m.missed.map { "seed \(seed): \(truth[$0].place) missed" }
             invented += m.invented.map { j in
                 let v = found[j]
-                return
-                    "seed \(seed): invented at \(v.lat),\(v.lon) from \(v.arrival.map { "\(Timestamp(seconds: $0))" } ?? "null") for \(((v.departure ?? .nan) - (v.arrival ?? .nan)).rounded()) s"
+                return "seed \(seed): invented at \(v.lat),\(v.lon) from \(v.arrival.map { "\(Timestamp(seconds: $0))" } ?? "null") for \(((v.departure ?? .nan) - (v.arrival ?? .nan)).rounded()) s"
             }
             for (i, j) in m.pairs {
                 let t = truth[i], v = found[j]
@@ -212,9 +194,7 @@ struct VisitsTests {
                 if arrival > worstArrival.0 { worstArrival = (arrival, label) }
                 if departure > worstDeparture.0 { worstDeparture = (departure, label) }
                 if centre > 25 || arrival > 180 || departure > 180 {
-                    wrong.append(
-                        "\(label): centre \(Int(centre.rounded())) m, arrival off \(arrival) s, departure off \(departure) s (inf: null where the truth is not, or the reverse)"
-                    )
+                    wrong.append("\(label): centre \(Int(centre.rounded())) m, arrival off \(arrival) s, departure off \(departure) s (inf: null where the truth is not, or the reverse)")
                 }
             }
         }
@@ -263,27 +243,19 @@ struct VisitsTests {
         try #require(found.count == 1, "\(found)")
         #expect(found[0].arrival == nil)
         #expect(found[0].departure == nil)
-        #expect(
-            Geodesy.distance(lat1: found[0].lat, lon1: found[0].lon, lat2: Self.home.lat, lon2: Self.home.lon) <= 25)
+        #expect(Geodesy.distance(lat1: found[0].lat, lon1: found[0].lon, lat2: Self.home.lat, lon2: Self.home.lon) <= 25)
         #expect(found[0].fixes == lines.count)
     }
 
     @Test("A log with no stay (a 2 km walk from fixsim): no visit")
     func walkHasNoVisit() throws {
-        let sim = try Tools.run(
-            "fixsim",
-            [
-                "--origin", "51.5,-0.12", "--route", "0,0:1200,0:1200,800:0,1000", "--speed", "1.4", "--noise", "5",
-                "--seed", "3",
-            ])
+        let sim = try Tools.run("fixsim", ["--origin", "51.5,-0.12", "--route", "0,0:1200,0:1200,800:0,1000", "--speed", "1.4", "--noise", "5", "--seed", "3"])
         try #require(sim.status == 0, "\(sim.stderr)")
         let r = try Tools.run("visits", [], stdin: sim.stdout)
         #expect(r.status == 0)
         #expect(try Self.visits(r.stdout).isEmpty, "\(r.out)")
         // Slow too: a stroll at 0.5 m/s is no stay either.
-        let slow = try Tools.run(
-            "fixsim",
-            ["--origin", "51.5,-0.12", "--route", "0,0:600,0", "--speed", "0.5", "--noise", "5", "--seed", "4"])
+        let slow = try Tools.run("fixsim", ["--origin", "51.5,-0.12", "--route", "0,0:600,0", "--speed", "0.5", "--noise", "5", "--seed", "4"])
         let rs = try Tools.run("visits", [], stdin: slow.stdout)
         #expect(try Self.visits(rs.stdout).isEmpty, "a stroll at 0.5 m/s: \(rs.out)")
     }
@@ -299,8 +271,7 @@ struct VisitsTests {
         #expect(found[0].departure == nil)
         let arrival = try #require(found[0].arrival)
         #expect(abs(arrival - arrived) <= 180, "arrival \(arrival - arrived) s from the truth")
-        #expect(
-            Geodesy.distance(lat1: found[0].lat, lon1: found[0].lon, lat2: Self.home.lat, lon2: Self.home.lon) <= 25)
+        #expect(Geodesy.distance(lat1: found[0].lat, lon1: found[0].lon, lat2: Self.home.lat, lon2: Self.home.lon) <= 25)
     }
 
     @Test("A stay, then walking away at the end: departure when it left")
@@ -335,8 +306,7 @@ struct VisitsTests {
     func interleaved() throws {
         var noise = Noise(7)
         let q = Self.offset(Self.home.lat, Self.home.lon, east: 300, north: 0)
-        let a =
-            Self.indoor(Self.home, from: Self.t0, seconds: 1500, noise: &noise, trace: "a")
+        let a = Self.indoor(Self.home, from: Self.t0, seconds: 1500, noise: &noise, trace: "a")
             + Self.walk(from: (0, 0), to: (0, 700), start: Self.t0 + 1510, noise: &noise, trace: "a")
         let bWalk = Self.walk(from: (300, -700), to: (300, 0), start: Self.t0, noise: &noise, trace: "b")
         let b = bWalk + Self.indoor((q.0, q.1), from: bWalk.last!.0 + 10, seconds: 1800, noise: &noise, trace: "b")
@@ -346,18 +316,13 @@ struct VisitsTests {
         let (_, aloneB) = try Self.runVisits(b.map(\.1))
         let fa = found.filter { $0.trace == "a" }, fb = found.filter { $0.trace == "b" }
         #expect(found.count == fa.count + fb.count)
-        try #require(
-            fa.count == 1 && fb.count == 1,
-            "\(found.map { ($0.trace ?? "", $0.arrival.map { $0 - Self.t0 }, $0.departure.map { $0 - Self.t0 }, $0.fixes) })"
-        )
+        try #require(fa.count == 1 && fb.count == 1, "\(found.map { ($0.trace ?? "", $0.arrival.map { $0 - Self.t0 }, $0.departure.map { $0 - Self.t0 }, $0.fixes) })")
         #expect(fa[0].arrival == nil && fa[0].departure != nil)
         #expect(fb[0].arrival != nil && fb[0].departure == nil)
         #expect(Geodesy.distance(lat1: fa[0].lat, lon1: fa[0].lon, lat2: Self.home.lat, lon2: Self.home.lon) <= 25)
         #expect(Geodesy.distance(lat1: fb[0].lat, lon1: fb[0].lon, lat2: q.0, lon2: q.1) <= 25)
         for (x, y) in [(fa[0], alone.first), (fb[0], aloneB.first)] {
-            #expect(
-                x.lat == y?.lat && x.lon == y?.lon && x.arrival == y?.arrival && x.departure == y?.departure
-                    && x.fixes == y?.fixes)
+            #expect(x.lat == y?.lat && x.lon == y?.lon && x.arrival == y?.arrival && x.departure == y?.departure && x.fixes == y?.fixes)
         }
     }
 
@@ -369,8 +334,7 @@ struct VisitsTests {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("day.ndjson")
-        let gen = try Tools.runExecutable(
-            Self.python!, [Self.generator.path, "--seed", "3", "--out", path.path, "--trace", "day 3"])
+        let gen = try Tools.runExecutable(Self.python!, [Self.generator.path, "--seed", "3", "--out", path.path, "--trace", "day 3"])
         try #require(gen.status == 0)
         let nd = try Self.visits(try Tools.run("visits", [path.path]).stdout)
         let g = try Tools.run("visits", ["--geojson", path.path])
@@ -404,8 +368,7 @@ struct VisitsTests {
     func outlierFirst() throws {
         var noise = Noise(8)
         let off = Self.offset(Self.home.lat, Self.home.lon, east: 600, north: 0)
-        let lines =
-            [Self.fix(Self.t0, off.0, off.1, hacc: 300)]
+        let lines = [Self.fix(Self.t0, off.0, off.1, hacc: 300)]
             + Self.indoor(Self.home, from: Self.t0 + 20, seconds: 3600, noise: &noise).map(\.1)
         let (_, found) = try Self.runVisits(lines)
         try #require(found.count == 1, "\(found)")
@@ -470,11 +433,7 @@ struct VisitsTests {
             var longestStop = 0.0
             for i in points.indices {
                 var j = i
-                while j + 1 < points.count,
-                    Geodesy.distance(
-                        lat1: points[i].lat, lon1: points[i].lon, lat2: points[j + 1].lat, lon2: points[j + 1].lon)
-                        <= radius
-                {
+                while j + 1 < points.count, Geodesy.distance(lat1: points[i].lat, lon1: points[i].lon, lat2: points[j + 1].lat, lon2: points[j + 1].lon) <= radius {
                     j += 1
                 }
                 longestStop = max(longestStop, points[j].t - points[i].t)
@@ -489,8 +448,7 @@ struct VisitsTests {
                 #expect(v.hacc >= 0)
                 #expect(
                     d - a <= longestStop + 300,
-                    "\(name) \(trace): a visit of \(Int(d - a)) s where the track never stays within \(Int(radius)) m of a point longer than \(Int(longestStop)) s (a moving track cut into stays)"
-                )
+                    "\(name) \(trace): a visit of \(Int(d - a)) s where the track never stays within \(Int(radius)) m of a point longer than \(Int(longestStop)) s (a moving track cut into stays)")
             }
         }
     }
@@ -504,8 +462,7 @@ struct VisitsTests {
         #expect(WeightedMedian.of([3, 1, 2], weights: [1, 1, 1]) == 2)
         #expect(WeightedMedian.of([1, 2, 3, 4], weights: [1, 1, 1, 1]) == 2, "the smaller middle value")
         #expect(WeightedMedian.of([1, 2, 3, 100], weights: [1, 1, 1, 10]) == 100)
-        #expect(
-            WeightedMedian.of([0, 1000, 1, 2], weights: [1, 1e-6, 1, 1]) == 1, "a far, vague outlier does not move it")
+        #expect(WeightedMedian.of([0, 1000, 1, 2], weights: [1, 1e-6, 1, 1]) == 1, "a far, vague outlier does not move it")
         #expect(WeightedMedian.of([5, 1, 9], weights: [0, 0, 1]) == 9)
         #expect(WeightedMedian.quantile([1, 2, 3, 4], weights: [1, 1, 1, 1], 0.68) == 3)
         #expect(WeightedMedian.quantile([1, 2, 3, 4], weights: [1, 1, 1, 1], 1) == 4)
@@ -513,9 +470,7 @@ struct VisitsTests {
     }
 
     /// Drives a detector with (seconds from t0, east metres from home) points, hacc 10.
-    static func detect(_ points: [(Double, Double)], settings: StaySettings = StaySettings(), finish: Bool = true)
-        -> [Visit]
-    {
+    static func detect(_ points: [(Double, Double)], settings: StaySettings = StaySettings(), finish: Bool = true) -> [Visit] {
         var d = StayDetector(settings: settings, trace: nil)
         var out: [Visit] = []
         for (t, east) in points {
@@ -532,9 +487,7 @@ struct VisitsTests {
     @Test("Exit: 3 fixes outside spanning 60 s end the stay at the third, not before")
     func exitRule() {
         // Three outside fixes spanning 59 s, then back inside: one stay.
-        let brief =
-            Self.atHome + [(630, 500), (660, 500), (689, 500)]
-            + stride(from: 700.0, through: 900, by: 10).map { ($0, 0) }
+        let brief = Self.atHome + [(630, 500), (660, 500), (689, 500)] + stride(from: 700.0, through: 900, by: 10).map { ($0, 0) }
         let one = Self.detect(brief)
         #expect(one.count == 1)
         #expect(one.first?.departure == nil)
@@ -565,14 +518,12 @@ struct VisitsTests {
         #expect(split.last?.arrival == Timestamp(seconds: Self.t0 + 2401))
         #expect(split.last?.departure == nil)
         // A 1800 s gap with the next fix inside: one stay across it.
-        let bridged = Self.detect(
-            Self.atHome + stride(from: 2400.0, through: 3100, by: 10).map { ($0, 0) }, settings: s)
+        let bridged = Self.detect(Self.atHome + stride(from: 2400.0, through: 3100, by: 10).map { ($0, 0) }, settings: s)
         #expect(bridged.count == 1)
         #expect(bridged.first?.arrival == nil && bridged.first?.departure == nil)
         #expect(bridged.first?.fixes == Self.atHome.count + 71)
         // A bridged gap whose next fixes are elsewhere: the stay ended at its last fix before it.
-        let moved = Self.detect(
-            Self.atHome + stride(from: 1500.0, through: 2200, by: 10).map { ($0, 900) }, settings: s)
+        let moved = Self.detect(Self.atHome + stride(from: 1500.0, through: 2200, by: 10).map { ($0, 900) }, settings: s)
         #expect(moved.count == 2)
         #expect(moved.first?.departure == Timestamp(seconds: Self.t0 + 600))
     }
@@ -596,9 +547,7 @@ struct VisitsTests {
             d.add(lat: lat, lon: lon, hacc: k % 2 == 0 ? 20 : 40, time: Timestamp(seconds: t), emit: { out.append($0) })
             t += 20
             let (flat, flon) = Self.offset(Self.home.lat, Self.home.lon, east: 900, north: 0)
-            if k == 20 {
-                d.add(lat: flat, lon: flon, hacc: 2000, time: Timestamp(seconds: t), emit: { out.append($0) })
-            }
+            if k == 20 { d.add(lat: flat, lon: flon, hacc: 2000, time: Timestamp(seconds: t), emit: { out.append($0) }) }
         }
         d.finish(emit: { out.append($0) })
         #expect(out.count == 1)
