@@ -23,7 +23,8 @@ import Testing
 /// lines to fit) must be one that an example prints, so that copies are checked as well.
 ///
 /// How it runs: with bash and `set -o pipefail`, in a fresh scratch directory holding a copy of
-/// `samples/`, `man/` and the Makefile, `Tests` (a link to the package's, for the fixtures),
+/// `samples/`, `man/` and the Makefile, `Tests` and `bench` (links to the package's, for the
+/// fixtures and bench/rules-lags.awk),
 /// `.build/release` (a link to the built products, so the README's `.build/release/X`
 /// works), and small stand-ins for the reader's own files the docs name: `ride.gpx`,
 /// `walk.gpx`, `day.gpx` (copies of `samples/walk.gpx`), and `rides/` (two GPX files, one of
@@ -75,6 +76,10 @@ struct DocExamplesTests {
         ("README.md", "make build", "builds the package: the suite runs on the products it was built with"),
         ("README.md", "parallel -j 2 --sshlogin", "needs ssh hosts (BulkRecipesTests runs it with --sshlogin : alone)"),
         ("man/gpx2fix.1", "gpspipe -w", "needs gpsd and a receiver (LiveGPSDTests replays one with gpsfake)"),
+        (
+            "README.md", "bench/rules.sh",
+            "a benchmark (13 minutes on 2 shared cores); the cells shown after it run here"
+        ),
     ]
 
     /// Programs some examples use that a machine may lack: the example is skipped without them.
@@ -251,6 +256,8 @@ struct DocExamplesTests {
         }
         try fm.createSymbolicLink(
             at: dir.appendingPathComponent("Tests"), withDestinationURL: root.appendingPathComponent("Tests"))
+        try fm.createSymbolicLink(
+            at: dir.appendingPathComponent("bench"), withDestinationURL: root.appendingPathComponent("bench"))
         try fm.createDirectory(at: dir.appendingPathComponent(".build"), withIntermediateDirectories: true)
         try fm.createSymbolicLink(
             at: dir.appendingPathComponent(".build/release"), withDestinationURL: Tools.productsDirectory)

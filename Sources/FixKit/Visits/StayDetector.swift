@@ -26,6 +26,9 @@ public struct StaySettings: Sendable {
     public var exitSpan = 60.0
     /// The hacc taken for fixes without one, metres (the same as fencerule's).
     public var defaultHacc = DefaultHacc.metres
+    /// A stay whose fixes drift along a line this much (`DriftFit.movement`) is slow movement,
+    /// not a visit.
+    public var maxMovement = 0.75
 
     public init() {}
 }
@@ -41,13 +44,23 @@ public struct StaySettings: Sendable {
 /// a row outside it spanning `exitSpan` seconds, so a jump or a short excursion does not end
 /// it; those fixes then seed the next candidate stay (two places a few hundred metres apart,
 /// back to back). A gap longer than `maxGap` ends the stay at its last fix; a shorter one is
-/// bridged when the next fix is back inside. A stay is a visit when it lasted `minStay`.
-/// Arrival and departure are the first and last fixes inside; an end at the log's edge is
-/// open (nil).
+/// bridged when the next fix is back inside. A stay is a visit when it lasted `minStay` and
+/// its fixes do not drift along a line (`DriftFit`, `maxMovement`): a slow walk drags a stay
+/// along until the walker outruns it. Arrival and departure are the first and last fixes
+/// inside; an end at the log's edge is open (nil).
+///
+/// A visit that ended by the exit rule is held, not handed over, until a fix comes `minStay`
+/// after its departure: if the user is back within `radius` plus the fix's hacc of its centre
+/// before that, the stay goes on (the fixes in between are an excursion, as a shorter one
+/// is) and back-to-back visits become one. Memory: at most two stays' summaries.
 public struct StayDetector {
     let settings: StaySettings
     let trace: String?
     private var stay = StaySummary()
+    private var fit = DriftFit()
+    private var held: Held?
+    /// The fixes in a row back inside the held visit (fewer than `exitFixes`).
+    private var returning: [StayPoint] = []
     private var outside: [StayPoint] = []
     private var centre: (lat: Double, lon: Double)?
     private var centredAt = 0
@@ -55,6 +68,18 @@ public struct StayDetector {
     private var seenAny = false
     /// The time of the last fix added, which the next must not precede.
     public private(set) var lastTime: Timestamp?
+
+    /// A visit over by the exit rule, kept while the user may still come back to it.
+    private struct Held {
+        var stay: StaySummary
+        var fit: DriftFit
+        var centre: (lat: Double, lon: Double)
+        var centredAt: Int
+        var beganAtTraceStart: Bool
+        var visit: Visit
+        /// The time of its last fix, seconds.
+        var departure: Double
+    }
 
     struct StayPoint {
         var lat: Double
@@ -73,6 +98,33 @@ public struct StayDetector {
     {
         let p = StayPoint(lat: lat, lon: lon, hacc: max(0, hacc ?? settings.defaultHacc), time: time)
         defer { lastTime = time }
+        if let h = held {
+            let gap = lastTime.map { time.seconds - $0.seconds } ?? 0
+            if p.time.seconds - h.departure >= settings.minStay || gap > settings.maxGap {
+                held = nil
+                try emit(h.visit)
+            } else if Geodesy.distance(lat1: h.centre.lat, lon1: h.centre.lon, lat2: p.lat, lon2: p.lon)
+                > settings.radius + p.hacc
+            {
+                returning = []
+            } else if returning.count + 1 < settings.exitFixes {
+                returning.append(p)
+            } else {
+                // Back before min-stay, `exitFixes` fixes in a row (so that one vague fix does not
+                // bring it back): the visit goes on, and what came between was an excursion.
+                held = nil
+                stay = h.stay
+                fit = h.fit
+                centre = h.centre
+                centredAt = h.centredAt
+                beganAtTraceStart = h.beganAtTraceStart
+                outside = []
+                for q in returning { include(q) }
+                returning = []
+                include(p)
+                return
+            }
+        }
         guard seenAny else {
             seenAny = true
             begin([p], atTraceStart: true)
@@ -80,7 +132,7 @@ public struct StayDetector {
         }
         if let last = lastTime, time.seconds - last.seconds > settings.maxGap {
             // The phone slept too long to call it one stay: end it at its last fix.
-            try close(departed: true, emit: emit)
+            try close(departed: true, hold: false, emit: emit)
             begin([p], atTraceStart: false)
             return
         }
@@ -91,8 +143,7 @@ public struct StayDetector {
         let d = Geodesy.distance(lat1: c.lat, lon1: c.lon, lat2: p.lat, lon2: p.lon)
         if d <= settings.radius + p.hacc {
             outside.removeAll()  // a jump or an excursion that came back: not part of the stay
-            stay.append(p)
-            recentreIfDue()
+            include(p)
             return
         }
         outside.append(p)
@@ -103,7 +154,7 @@ public struct StayDetector {
             // A first candidate of a fix or two (an outlier as the log's first fix) does not take
             // the log's open start away from the stay that follows; a moving start does.
             let carryStart = beganAtTraceStart && stay.count < settings.exitFixes
-            try close(departed: true, emit: emit)
+            try close(departed: true, hold: true, emit: emit)
             begin(next, atTraceStart: carryStart)
         }
     }
@@ -114,11 +165,23 @@ public struct StayDetector {
         let leaving =
             !outside.isEmpty && outside.count >= settings.exitFixes
             && outside.last!.time.seconds - outside.first!.time.seconds >= settings.exitSpan
-        try close(departed: leaving, emit: emit)
+        if let h = held {
+            held = nil
+            try emit(h.visit)
+        }
+        try close(departed: leaving, hold: false, emit: emit)
+    }
+
+    private mutating func include(_ p: StayPoint) {
+        stay.append(p)
+        fit.add(lat: p.lat, lon: p.lon, hacc: p.hacc, time: p.time.seconds)
+        recentreIfDue()
     }
 
     private mutating func begin(_ points: [StayPoint], atTraceStart: Bool) {
         stay = StaySummary(points)
+        fit = DriftFit()
+        for p in points { fit.add(lat: p.lat, lon: p.lon, hacc: p.hacc, time: p.time.seconds) }
         outside = []
         beganAtTraceStart = atTraceStart
         centre = nil
@@ -136,21 +199,28 @@ public struct StayDetector {
         }
     }
 
-    private mutating func close(departed: Bool, emit: (Visit) throws -> Void) rethrows {
+    /// Ends the stay; a visit is handed over, or held (`hold`) while the user may come back.
+    private mutating func close(departed: Bool, hold: Bool, emit: (Visit) throws -> Void) rethrows {
         defer {
             stay = StaySummary()
+            fit = DriftFit()
             outside = []
             centre = nil
         }
-        guard let first = stay.first, let last = stay.last, last.time.seconds - first.time.seconds >= settings.minStay
+        guard let first = stay.first, let last = stay.last, last.time.seconds - first.time.seconds >= settings.minStay,
+            fit.movement(radius: settings.radius) < settings.maxMovement
         else {
             return
         }
         guard let c = stay.centre() else { return }
         let spread = stay.spread(around: c)
-        try emit(
-            Visit(
-                lat: c.lat, lon: c.lon, hacc: spread, arrival: beganAtTraceStart ? nil : first.time,
-                departure: departed ? last.time : nil, fixes: stay.count, trace: trace))
+        let visit = Visit(
+            lat: c.lat, lon: c.lon, hacc: spread, arrival: beganAtTraceStart ? nil : first.time,
+            departure: departed ? last.time : nil, fixes: stay.count, trace: trace)
+        guard hold else { return try emit(visit) }
+        returning = []
+        held = Held(
+            stay: stay, fit: fit, centre: c, centredAt: stay.count, beganAtTraceStart: beganAtTraceStart,
+            visit: visit, departure: last.time.seconds)
     }
 }
