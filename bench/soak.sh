@@ -29,9 +29,9 @@
 # with a stop), written into a pipe as the tool reads it. While the tool runs, its resident
 # set (VmRSS) and its peak so far (VmHWM) are read from /proc/PID/status, SAMPLES times at even
 # steps of the input (what the generator has written, wchar in /proc/PID/io); GNU time gives the
-# final peak. A run's verdict: "flat" when the final peak is within 16 MiB (or 10%) of the peak
-# after the first tenth of the input, else "GROWS". The script exits 1 when a tool grows or
-# fails. Linux only (/proc).
+# final peak. A run's verdict: "flat" when the final peak is within 2 MiB (or 5%) of the peak
+# at half the input, else "GROWS". The script exits 1 when a tool grows or fails. Linux only
+# (/proc).
 #
 # Output: one table a tool on standard output, and bench/out/soak-summary.txt with everything
 # printed after the build.
@@ -136,6 +136,7 @@ for t in $TOOLS; do
     say "$(printf '%10s %10s %12s %12s' 'GB in' 'seconds' 'VmRSS MiB' 'VmHWM MiB')"
     next=1
     first_hwm=""
+    half_hwm=""
     last_hwm=""
     while kill -0 "$pid" 2>/dev/null; do
         rchar=""
@@ -146,6 +147,7 @@ for t in $TOOLS; do
             hwm=$(awk '/^VmHWM:/ { print $2 }' "/proc/$pid/status" 2>/dev/null || true)
             [[ -n $hwm ]] || break
             [[ -n $first_hwm ]] || first_hwm=$hwm
+            ((rchar * 2 < bytes)) || [[ -n $half_hwm ]] || half_hwm=$hwm
             last_hwm=$hwm
             now=$(date +%s.%N)
             say "$(awk -v r="$rchar" -v s="$now" -v b="$began" -v m="$rss" -v h="$hwm" \
@@ -171,10 +173,12 @@ for t in $TOOLS; do
         continue
     fi
     verdict="flat"
-    if [[ -n $first_hwm && -n $final_kb ]]; then
-        grew=$((final_kb - first_hwm))
-        if ((grew > 16384 && grew * 10 > first_hwm)); then verdict="GROWS"; failed=1; fi
-        say "$t: peak $(mib "$first_hwm") MiB after the first tenth, $(mib "$final_kb") MiB at the end: $verdict ($secs s, $rate MB/s)"
+    if [[ -n $first_hwm && -n $half_hwm && -n $final_kb ]]; then
+        # Flat: the peak gained at most 2 MiB (or 5%) over the second half of the input. A
+        # tolerance against the first sample alone would pass a slow, steady leak at 1 GB.
+        grew=$((final_kb - half_hwm))
+        if ((grew > 2048 && grew * 20 > half_hwm)); then verdict="GROWS"; failed=1; fi
+        say "$t: peak $(mib "$first_hwm") MiB at the first sample, $(mib "$half_hwm") MiB at half, $(mib "$final_kb") MiB at the end: $verdict ($secs s, $rate MB/s)"
     else
         say "$t: peak $(mib "${final_kb:-0}") MiB at the end; too quick to sample ($secs s)"
     fi

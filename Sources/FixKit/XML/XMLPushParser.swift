@@ -274,8 +274,20 @@ private final class SAXState {
             guard !sawFatal else { return }
             sawFatal = true
         }
-        var message = e.message.map { String(cString: $0) } ?? "XML error \(e.code)"
-        while message.last?.isWhitespace == true { message.removeLast() }
+        var message = "XML error \(e.code)"
+        if let m = e.message {
+            var n = 0
+            while m[n] != 0 { n += 1 }
+            // SAFETY: libxml2's message is a NUL-terminated string of n bytes, valid during this call.
+            var bytes = Array(UnsafeRawBufferPointer(start: m, count: n))
+            while let last = bytes.last, last == 0x0A || last == 0x0D || last == 0x20 || last == 0x09 {
+                bytes.removeLast()
+            }
+            // libxml2 quotes input raw (a namespace URI, bytes that are not UTF-8) and puts
+            // "Bytes: ..." on a line of its own: escaped, with that line end a space, the message
+            // is one printable line (found by fuzz target kml).
+            message = escapedForMessage(bytes.map { $0 == 0x0A ? 0x20 : $0 })
+        }
         if terminating, calls.depth(document) > 0 {
             // libxml2's words for this ("Extra content at the end of the document", "Premature
             // end of data") do not say what happened.
