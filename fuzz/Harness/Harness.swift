@@ -3,10 +3,11 @@
 // Each target file in fuzz/targets defines `fuzzTarget(_:)`; fuzz/fuzz.sh links it with this
 // file and FixKit (built with -enable-testing, so targets may use internal API).
 
+@testable import FixKit
+
 #if canImport(Glibc)
     import Glibc
 #endif
-@testable import FixKit
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func LLVMFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
@@ -50,7 +51,9 @@ enum Fuzz {
 
     /// Runs `T` with `arguments` and the input file last, feeding `input` in `chunks` (sizes,
     /// cycled; nil: everything at once), one chunk before each read the tool makes.
-    static func tool<T: Tool>(_ type: T.Type, _ arguments: [String], _ input: UnsafeBufferPointer<UInt8>, chunks: [Int]? = nil)
+    static func tool<T: Tool>(
+        _ type: T.Type, _ arguments: [String], _ input: UnsafeBufferPointer<UInt8>, chunks: [Int]? = nil
+    )
         -> Run
     {
         var fds: [Int32] = [0, 0]
@@ -113,6 +116,44 @@ enum Fuzz {
             // Mostly tiny cuts (through a BOM, a tag, a number), sometimes larger ones.
             let r = random.next()
             return r % 4 == 0 ? Int((r >> 8) % 4096) + 1 : Int((r >> 8) % 7) + 1
+        }
+    }
+
+    /// gpx2fix reading `input` as format `name` (forced, so that mutations that break
+    /// recognition still reach the reader), once whole and once fed in pieces cut from the
+    /// input's hash: a reader must not depend on how reads are split (a pipe or a live feed
+    /// cuts anywhere; a cut through a multi-byte token is where buffering bugs live), so the
+    /// two runs must agree byte for byte. Checks the status, the messages, and that every line
+    /// written is a fix that reads back.
+    @discardableResult
+    static func reader(_ name: String, _ arguments: [String] = [], _ input: UnsafeBufferPointer<UInt8>) -> Run {
+        let args = ["--format", name] + arguments
+        let what = "gpx2fix --format \(name)"
+        let whole = tool(Gpx2Fix.self, args, input)
+        expectStatus(whole, what)
+        expectPrintableMessages(whole, what)
+        expectFixes(whole, what)
+        let chunks = chunkSizes(for: input)
+        let cut = tool(Gpx2Fix.self, args, input, chunks: chunks)
+        expectSame(whole, cut, "\(what), cut as \(chunks),")
+        return whole
+    }
+
+    /// Fails unless two runs of one tool on the same bytes gave the same output, messages and
+    /// status.
+    static func expectSame(_ whole: Run, _ cut: Run, _ what: String) {
+        guard whole != cut else { return }
+        fuzzFailure(
+            "\(what) gives other results than whole:\n--- whole (\(whole.status))\n\(String(decoding: whole.out + whole.err, as: UTF8.self))\n--- cut (\(cut.status))\n\(String(decoding: cut.out + cut.err, as: UTF8.self))"
+        )
+    }
+
+    /// Fails unless every line of the run's standard output is a fix record that decodes.
+    static func expectFixes(_ run: Run, _ what: String) {
+        var decoder = FixDecoder()
+        for line in run.out.split(separator: 0x0A) {
+            let ok = line.withUnsafeBufferPointer { (try? decoder.decode($0)) != nil }
+            if !ok { fuzzFailure("\(what) wrote a line that is not a fix: \(String(decoding: line, as: UTF8.self))") }
         }
     }
 

@@ -1,9 +1,10 @@
+@testable import FixKit
+
 // Fix records (NDJSON): a line that decodes must encode to a line that decodes to the same
 // fix, and the NDJSON tools must take anything.
 #if canImport(Glibc)
     import Glibc
 #endif
-@testable import FixKit
 
 let fencesPath: String = {
     let path = "/tmp/fixkit-fuzz-fences-\(getpid()).json"
@@ -30,7 +31,9 @@ func fuzzTarget(_ data: UnsafeBufferPointer<UInt8>) {
         FixEncoder.encode(back, into: &out2)
         out2.removeLast()
         guard out2 == out else {
-            fuzzFailure("encode(decode(encode(fix))) differs: \(String(decoding: out, as: UTF8.self)) vs \(String(decoding: out2, as: UTF8.self))")
+            fuzzFailure(
+                "encode(decode(encode(fix))) differs: \(String(decoding: out, as: UTF8.self)) vs \(String(decoding: out2, as: UTF8.self))"
+            )
         }
     }
     let runs: [(String, Fuzz.Run)] = [
@@ -40,7 +43,10 @@ func fuzzTarget(_ data: UnsafeBufferPointer<UInt8>) {
         ("fix2gpx", Fuzz.tool(Fix2Gpx.self, [], data)),
         ("fix2gpx --xcode", Fuzz.tool(Fix2Gpx.self, ["--xcode", "--pace", "1.4"], data)),
         ("fencerule", Fuzz.tool(FenceRuleTool.self, ["--fences", fencesPath, "--rule", "adaptive"], data)),
-        ("fencerule --trace", Fuzz.tool(FenceRuleTool.self, ["--fences", fencesPath, "--trace", "--limit", "2"], data)),
+        (
+            "fencerule --trace",
+            Fuzz.tool(FenceRuleTool.self, ["--fences", fencesPath, "--trace", "--limit", "2"], data)
+        ),
     ]
     for (name, run) in runs {
         Fuzz.expectStatus(run, name)

@@ -1,5 +1,5 @@
 // gpsd's JSON reports (gpspipe -w), one line at a time through GPSDReader, then the whole
-// input through gpx2fix.
+// input through gpx2fix --format gpsd, whole and cut in pieces (see Fuzz.reader).
 @testable import FixKit
 
 func fuzzTarget(_ data: UnsafeBufferPointer<UInt8>) {
@@ -7,7 +7,5 @@ func fuzzTarget(_ data: UnsafeBufferPointer<UInt8>) {
     for line in data.split(separator: 0x0A) {
         _ = reader.report(UnsafeBufferPointer(rebasing: line))
     }
-    let run = Fuzz.tool(Gpx2Fix.self, [], data)
-    Fuzz.expectStatus(run, "gpx2fix")
-    Fuzz.expectPrintableMessages(run, "gpx2fix")
+    Fuzz.reader("gpsd", ["--uere", "5"], data)
 }

@@ -1,9 +1,10 @@
+@testable import FixKit
+
 // Numbers: DecimalNumber.parse against the C library's strtod (an independent reader), and
 // the shortest writing read back as the same double.
 #if canImport(Glibc)
     import Glibc
 #endif
-@testable import FixKit
 
 func fuzzTarget(_ data: UnsafeBufferPointer<UInt8>) {
     guard let v = DecimalNumber.parse(data) else { return }

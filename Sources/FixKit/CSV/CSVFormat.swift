@@ -80,7 +80,9 @@ struct CSVFormat: InputFormat {
         }
         for cell in header.unknownUnits {
             try sink.problem(
-                line: headerLine, "column \"\(cell)\": the unit is not one this reader knows; column ignored")
+                line: headerLine,
+                "column \"\(escapedForMessage(Array(cell.utf8)))\": the unit is not one this reader knows; column ignored"
+            )
         }
         var reader = CSVRowDecoder(header: header, trace: settings.fileName, sink: sink)
         while let row = try rows.next(delimiter: header.delimiter) {

@@ -82,7 +82,6 @@ public final class InputReader {
     /// Reads up to `capacity` bytes into `into`; 0 at the end of the input. gzip data is
     /// decompressed, whatever the file is called.
     public func read(into p: UnsafeMutableRawPointer, capacity: Int) throws -> Int {
-        try beforeRead()
         if !sniffed { try sniff() }
         if !sniffedBytes.isEmpty { return sniffedBytes.take(into: p, capacity: capacity) }
         if let inflater {
@@ -125,7 +124,10 @@ public final class InputReader {
     /// Bytes read from the descriptor so far (gzip data as stored), for progress lines.
     public private(set) var bytesRead: Int64 = 0
 
+    /// The one `read(2)` of the descriptor, after `beforeRead`: every read that may wait
+    /// (the sniff of a gzip magic split across reads and zlib's refills too) flushes first.
     private func rawRead(into p: UnsafeMutableRawPointer, capacity: Int) throws -> Int {
+        try beforeRead()
         var capacity = capacity
         if let readSizeLimit {
             reads += 1

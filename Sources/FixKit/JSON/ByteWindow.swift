@@ -117,8 +117,16 @@ final class ByteWindow {
         UnsafeBufferPointer(start: storage + start + offset, count: n)
     }
 
-    /// Up to 40 bytes from `start`, escaped for a message: what was found.
+    /// Up to 40 bytes from `start` (to the end of their line), escaped for a message: what was
+    /// found. It reads ahead to have them, so that the message does not depend on how much the
+    /// last read happened to bring (found by fuzz target chunks); a read error here is left to
+    /// the next read to report.
     func shown() -> String {
+        while available < 40, !eof,
+            !(0..<available).contains(where: { storage[start + $0] == 0x0A || storage[start + $0] == 0x0D })
+        {
+            guard (try? fill()) == true else { break }
+        }
         let n = min(available, 40)
         var end = 0
         while end < n, storage[start + end] != 0x0A, storage[start + end] != 0x0D { end += 1 }

@@ -84,11 +84,19 @@ struct JSONScanner {
                     }
                     position += 5
                 default:
-                    throw error("unknown escape \\\(Character(Unicode.Scalar(bytes[position])))")
+                    // A byte that is not printable ASCII is named by its value: raw, it would reach
+                    // the terminal (fuzz target fixrecords found a NUL).
+                    let b = bytes[position]
+                    throw error(
+                        b > 0x20 && b < 0x7F
+                            ? "unknown escape \\\(Character(Unicode.Scalar(b)))"
+                            : "unknown escape: byte 0x\(b < 0x10 ? "0" : "")\(String(b, radix: 16)) after a backslash")
                 }
                 continue
             }
-            if c < 0x20 { throw error("a control character (0x\(String(c, radix: 16))) inside a string must be escaped") }
+            if c < 0x20 {
+                throw error("a control character (0x\(String(c, radix: 16))) inside a string must be escaped")
+            }
             position += 1
         }
         throw JSONSyntaxError(message: "a string is not closed before the end of the line", offset: start - 1)
@@ -200,7 +208,9 @@ struct JSONScanner {
                 }
                 try skipValue(depth: depth + 1)
                 skipSpace()
-                guard let d = peek() else { throw error("expected ',' or '\(Character(Unicode.Scalar(close)))', found the end of the line") }
+                guard let d = peek() else {
+                    throw error("expected ',' or '\(Character(Unicode.Scalar(close)))', found the end of the line")
+                }
                 position += 1
                 if d == close { return }
                 guard d == UInt8(ascii: ",") else {
@@ -227,7 +237,8 @@ struct JSONScanner {
 
     /// Whether the next bytes are the literal `null` (consumed if so).
     mutating func skipNull() -> Bool {
-        guard position + 4 <= bytes.count, bytes[position] == UInt8(ascii: "n"), bytes[position + 1] == UInt8(ascii: "u"),
+        guard position + 4 <= bytes.count, bytes[position] == UInt8(ascii: "n"),
+            bytes[position + 1] == UInt8(ascii: "u"),
             bytes[position + 2] == UInt8(ascii: "l"), bytes[position + 3] == UInt8(ascii: "l")
         else { return false }
         position += 4

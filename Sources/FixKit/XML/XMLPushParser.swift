@@ -211,6 +211,12 @@ private final class SAXState {
         }
         guard let parser else { throw XMLParserUnavailable() }
         defer {
+            // A DOCTYPE with an internal subset makes libxml2's SAX2 handler build a document
+            // to hold it, which freeing the context does not free (LeakSanitizer, fuzz target gpx).
+            if let doc = parser.pointee.myDoc {
+                xmlFreeDoc(doc)
+                parser.pointee.myDoc = nil
+            }
             xmlFreeParserCtxt(parser)
             self.parser = nil
         }
@@ -225,16 +231,32 @@ private final class SAXState {
             return rc == 0 && !sawFatal && pendingError == nil
         }
         var going = head == 4
-        // Not zeroed: a zeroed 256 KiB array costs a one-point file a quarter of its start-up
-        // (64 pages faulted in and written); untouched pages of this one are never mapped.
-        let capacity = 1 << 18
-        let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+        // libxml2's push parser words and places some errors (bad UTF-8: the message, line and
+        // column) by where its chunks end, so it is given blocks of one size whatever the reads
+        // returned: the same bytes meet the same boundaries however a pipe cut them (found by
+        // the fuzz targets' whole-against-cut check). A block is pushed when full or at the end.
+        // The buffer is not zeroed: a zeroed one costs a one-point file a good part of its
+        // start-up (pages faulted in and written); untouched pages of this one are never mapped.
+        let block = 1 << 16
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: block, alignment: 16)
         defer { buffer.deallocate() }
-        while going {
-            let n = try source.read(into: buffer, capacity: capacity)
-            if n == 0 { break }
-            // SAFETY: read wrote n bytes at buffer, which lives until this function returns.
-            going = push(UnsafeRawBufferPointer(start: buffer, count: n), terminate: false)
+        var ended = false
+        while going && !ended {
+            var filled = 0
+            while filled < block {
+                // SAFETY: filled < block leaves block - filled bytes of room in buffer, which
+                // lives until this function returns.
+                let n = try source.read(into: buffer + filled, capacity: block - filled)
+                if n == 0 {
+                    ended = true
+                    break
+                }
+                filled += n
+            }
+            if filled > 0 {
+                // SAFETY: the reads above wrote the first filled bytes of buffer.
+                going = push(UnsafeRawBufferPointer(start: buffer, count: filled), terminate: false)
+            }
         }
         if going || head < 4 {
             terminating = true
@@ -253,8 +275,20 @@ private final class SAXState {
             guard !sawFatal else { return }
             sawFatal = true
         }
-        var message = e.message.map { String(cString: $0) } ?? "XML error \(e.code)"
-        while message.last?.isWhitespace == true { message.removeLast() }
+        var message = "XML error \(e.code)"
+        if let m = e.message {
+            var n = 0
+            while m[n] != 0 { n += 1 }
+            // SAFETY: libxml2's message is a NUL-terminated string of n bytes, valid during this call.
+            var bytes = Array(UnsafeRawBufferPointer(start: m, count: n))
+            while let last = bytes.last, last == 0x0A || last == 0x0D || last == 0x20 || last == 0x09 {
+                bytes.removeLast()
+            }
+            // libxml2 quotes input raw (a namespace URI, bytes that are not UTF-8) and puts
+            // "Bytes: ..." on a line of its own: escaped, with that line end a space, the message
+            // is one printable line (found by fuzz target kml).
+            message = escapedForMessage(bytes.map { $0 == 0x0A ? 0x20 : $0 })
+        }
         if terminating, calls.depth(document) > 0 {
             // libxml2's words for this ("Extra content at the end of the document", "Premature
             // end of data") do not say what happened.
