@@ -48,6 +48,19 @@ POINT = (
 
 START = 1715502600  # 2024-05-12T08:30:00Z
 EARTH_RADIUS = 6371008.8
+DEG_PER_M_LAT = 180.0 / (math.pi * EARTH_RADIUS)
+
+
+def step(rng, lat, lon, ele, course, speed):
+    """One second of the ride: heading and speed drift smoothly (gen_rides.py walks the same
+    way). Returns (lat, lon, ele, course, speed)."""
+    course = (course + rng.gauss(0.0, 4.0)) % 360.0
+    speed = min(14.0, max(0.0, speed + rng.gauss(0.0, 0.3)))
+    rad = math.radians(course)
+    lat += speed * math.cos(rad) * DEG_PER_M_LAT
+    lon += speed * math.sin(rad) * DEG_PER_M_LAT / math.cos(math.radians(lat))
+    ele = min(2500.0, max(-10.0, ele + rng.gauss(0.0, 0.4)))
+    return lat, lon, ele, course, speed
 
 
 def main():
@@ -73,7 +86,6 @@ def main():
     lat, lon, ele = 45.7578137, 4.8320114, 170.0
     course, speed = rng.uniform(0, 360), 6.0
     t = START
-    deg_per_m_lat = 180.0 / (math.pi * EARTH_RADIUS)
     base, extra = divmod(n, segments)
     fmt = POINT.format
     # Minute prefix cache: "YYYY-MM-DDTHH:MM:" changes once every 60 points.
@@ -83,13 +95,8 @@ def main():
         out.write("    <trkseg>\n")
         lines = []
         for _ in range(count):
-            # Heading and speed drift smoothly; 1 s between fixes.
-            course = (course + rng.gauss(0.0, 4.0)) % 360.0
-            speed = min(14.0, max(0.0, speed + rng.gauss(0.0, 0.3)))
-            rad = math.radians(course)
-            lat += speed * math.cos(rad) * deg_per_m_lat
-            lon += speed * math.sin(rad) * deg_per_m_lat / math.cos(math.radians(lat))
-            ele = min(2500.0, max(-10.0, ele + rng.gauss(0.0, 0.4)))
+            # 1 s between fixes.
+            lat, lon, ele, course, speed = step(rng, lat, lon, ele, course, speed)
             hdop = 0.6 + rng.random() * 1.8
             key = t // 60
             if key != minute_key:

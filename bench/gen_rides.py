@@ -15,13 +15,12 @@ name is different.
 """
 
 import argparse
-import math
 import os
 import random
 import sys
 import time
 
-from gen_gpx import EARTH_RADIUS, FOOTER, POINT, START
+from gen_gpx import FOOTER, POINT, START, step
 
 HEADER = """<?xml version="1.0" encoding="UTF-8"?>
 <gpx version="1.1" creator="FixKit bench/gen_rides.py"
@@ -56,14 +55,8 @@ def ride(number, points, seed, same_name):
     lon = 4.8320114 + rng.uniform(-0.05, 0.05)
     ele = 170.0 + rng.uniform(0, 100)
     course, speed = rng.uniform(0, 360), 6.0
-    deg_per_m_lat = 180.0 / (math.pi * EARTH_RADIUS)
     for _ in range(points):
-        course = (course + rng.gauss(0.0, 4.0)) % 360.0
-        speed = min(14.0, max(0.0, speed + rng.gauss(0.0, 0.3)))
-        rad = math.radians(course)
-        lat += speed * math.cos(rad) * deg_per_m_lat
-        lon += speed * math.sin(rad) * deg_per_m_lat / math.cos(math.radians(lat))
-        ele = min(2500.0, max(-10.0, ele + rng.gauss(0.0, 0.4)))
+        lat, lon, ele, course, speed = step(rng, lat, lon, ele, course, speed)
         parts.append(POINT.format(lat, lon, ele, stamp(t), 0.6 + rng.random() * 1.8, speed, course))
         t += 1
     parts.append("    </trkseg>\n")
