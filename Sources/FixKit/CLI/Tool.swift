@@ -142,12 +142,8 @@ public enum ToolMain {
             }
             diagnostics = Diagnostics(tool: description.name, strict: options.has("strict"), fd: errorFD)
             var tool = try T(options: options)
-            // Standard output that is one of the inputs (`visits X >> X`) would read its own output.
-            if !description.operands.isEmpty, let out = FileIdentity(fd: outputFD),
-                let same = FileIdentity.input(among: options.inputs, sameAs: out)
-            {
-                diagnostics.note(FileIdentity.sameFileMessage("standard output", same))
-                return 2
+            if !description.operands.isEmpty {
+                try FileIdentity.refuse("standard output", fd: outputFD, ifAmong: options.inputs)
             }
             var context = ToolContext(output: output, diagnostics: diagnostics, beforeEachRead: beforeEachRead)
             context.hintsAtTerminal = options.operands.isEmpty

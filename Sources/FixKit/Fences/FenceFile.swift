@@ -21,7 +21,7 @@ public enum FenceFile {
             throw OptionFileError("cannot read --fences \(shownPath(path)): \(String(cString: strerror(error.errno)))")
         }
         // A byte order mark at the start, as Windows editors write, is not part of the JSON.
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
+        if bytes.starts(with: utf8ByteOrderMark) { bytes.removeFirst(utf8ByteOrderMark.count) }
         return try parse(bytes, name: shownPath(path))
     }
 

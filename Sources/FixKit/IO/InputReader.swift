@@ -225,14 +225,19 @@ public final class InputReader {
     }
 }
 
-/// Line `number`'s bytes, `buf[start..<end]`, without the UTF-8 byte order mark that
-/// Windows editors put at the start of a file (line 1 only; the line is whole by then, so
-/// how the reads split it does not matter).
+/// The UTF-8 byte order mark that Windows editors put at the start of a file. Every input
+/// (NDJSON lines, fences files, the head gpx2fix recognises a format from) skips it there.
+let utf8ByteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+
+/// Line `number`'s bytes, `buf[start..<end]`, without the byte order mark (line 1 only; the
+/// line is whole by then, so how the reads split it does not matter).
 @inline(__always)
-func withoutBOM(_ buf: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ number: Int) -> UnsafeBufferPointer<UInt8> {
-    var start = start
-    if number == 1, end - start >= 3, buf[start] == 0xEF, buf[start + 1] == 0xBB, buf[start + 2] == 0xBF { start += 3 }
-    return UnsafeBufferPointer(rebasing: buf[start..<end])
+func withoutBOM(_ buf: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ number: Int) -> UnsafeBufferPointer<
+    UInt8
+> {
+    let line = UnsafeBufferPointer(rebasing: buf[start..<end])
+    guard number == 1, line.starts(with: utf8ByteOrderMark) else { return line }
+    return UnsafeBufferPointer(rebasing: line.dropFirst(utf8ByteOrderMark.count))
 }
 
 @inline(__always)

@@ -47,7 +47,14 @@ public struct FileIdentity: Hashable, Sendable {
         throw OptionFileError(sameFileMessage(what, same))
     }
 
-    static func sameFileMessage(_ what: String, _ input: InputName) -> String {
+    /// The same for an output already open as `fd` (standard output redirected onto an input:
+    /// `visits X >> X` would read what it writes).
+    public static func refuse(_ what: String, fd: Int32, ifAmong inputs: [InputName]) throws(OptionFileError) {
+        guard let out = FileIdentity(fd: fd), let same = input(among: inputs, sameAs: out) else { return }
+        throw OptionFileError(sameFileMessage(what, same))
+    }
+
+    private static func sameFileMessage(_ what: String, _ input: InputName) -> String {
         let named = input.isStandardInput ? "standard input" : "the input \(input.shown)"
         return "\(what) is \(named) (the same file): writing it would destroy the input; give another file"
     }

@@ -132,9 +132,9 @@ struct LeadingSpace {
     mutating func checkBOM(_ bytes: inout [UInt8]) {
         checkedBOM = true
         if !bytes.isEmpty { sawAny = true }
-        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
-            bytes.removeFirst(3)
-            offset += 3
+        if bytes.starts(with: utf8ByteOrderMark) {
+            bytes.removeFirst(utf8ByteOrderMark.count)
+            offset += utf8ByteOrderMark.count
         }
     }
 
