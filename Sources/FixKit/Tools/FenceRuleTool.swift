@@ -27,7 +27,7 @@ public struct FenceRuleTool: Tool {
             OptionSpec(
                 "fences", value: "FILE",
                 help:
-                    "The fences: a JSON array of {id, lat, lon, radius} or a GeoJSON FeatureCollection of Points with a radius property (required)."
+                    "The fences: a JSON array of {id, lat, lon, radius} or a GeoJSON FeatureCollection of Points with a radius property (required; -: standard input, the fixes then from operands)."
             ),
             OptionSpec(
                 "rule", value: "RULE", choices: ["confident", "adaptive", "steady", "naive"],

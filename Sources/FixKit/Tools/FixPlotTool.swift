@@ -18,7 +18,7 @@ public struct FixPlotTool: Tool {
             """,
         options: [
             OptionSpec(
-                "fences", value: "FILE", help: "The fences to draw, in the form fencerule --fences reads."),
+                "fences", value: "FILE", help: "The fences to draw, in the form fencerule --fences reads (-: standard input)."),
             OptionSpec("html", help: "Write one self-contained HTML page (legend, details on hover) instead of SVG."),
             OptionSpec("width", value: "PX", help: "The picture's width in pixels (default 960)."),
             OptionSpec(
