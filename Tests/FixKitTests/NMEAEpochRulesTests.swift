@@ -58,7 +58,9 @@ struct NMEAEpochRulesTests {
         #expect(abs((late["speed"] as? Double ?? 0) - 0.09 * 1852 / 3600) < 1e-12)
     }
 
-    @Test("a sentence two epochs late opens an epoch of its own (the window is one epoch)")
+    @Test(
+        "a sentence two epochs late opens an epoch of its own (the window is one epoch), which repeats a time and is skipped"
+    )
     func twoEpochsLate() throws {
         let (fixes, _) = try Self.gpx2fix(
             [
@@ -67,7 +69,8 @@ struct NMEAEpochRulesTests {
                 "$GPGGA,120002,5333.4037,N,00951.9347,E,1,06,1.7,48.4,M,46.0,M,,",
                 "$GPGLL,5333.4037,N,00951.9347,E,120000,A,A",
             ], ["--date", "2007-08-17"])
-        #expect(fixes.count == 4)
+        // Its epoch's time is that of the first fix: skipped (NMEADistinctTimesTests).
+        #expect(fixes.count == 3)
     }
 
     @Test(
@@ -77,7 +80,10 @@ struct NMEAEpochRulesTests {
         let (fixes, _) = try Self.corpus("gpsbabel__reference__track__nmea+ms.txt")
         let times = fixes.compactMap { $0["time"] as? String }
         #expect(times.filter { $0 == "2007-08-17T09:31:58.500Z" }.count == 1)
-        #expect(fixes.count == 36, "37 before the rule, one of them a second 58.500")
+        #expect(
+            fixes.count == 32,
+            "37 before the one-epoch-late rule, one of them a second 58.500; 36 before the distinct-time rule skipped 4 more repeats"
+        )
         // GPSBabel's expected GPX: every trkpt (time, lat, lon) is one of ours.
         let gpx = try String(
             contentsOf: try #require(Tools.corpus).appendingPathComponent(

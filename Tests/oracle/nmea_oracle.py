@@ -54,6 +54,11 @@ The rules, as read here (each step below says which rule it implements):
   the following epoch's); with --date, only while fewer than 10 fixes wait for it, else
 --date dates the log from its start.  No date at all: --date gives the first epoch's date; without
   it the fixes have no time and one note goes to stderr.
+* Times: two fixes of one trace never share a time (SPEC).  A fix whose time is that of a
+  fix written before it (the log's time went back, or a sentence came more than one epoch
+  late) is skipped: the first fix of a time is kept.  (Kept here in a set of every time
+  written; gpx2fix keeps the last 4096 and skips what goes back further, which no corpus
+  log does.)
 """
 
 import datetime
@@ -441,12 +446,16 @@ def rfc3339(day, ms):
 
 
 def fixes(epochs, trace, uere, dated):
+    written = set()                           # (date, time of day) of every fix written
     for e in epochs:
         v = e.values
         if "pos" not in v:
             continue                          # no valid position: no fix
         fix = {}
         if dated:
+            if (e.date, e.time) in written:
+                continue                      # a fix of this time was written: the first wins
+            written.add((e.date, e.time))
             fix["time"] = rfc3339(e.date, e.time)
         fix["lat"], fix["lon"], _ = v["pos"]
         hdop = v.get("hdop_fix", v.get("hdop_gsa"))

@@ -128,17 +128,7 @@ public final class Diagnostics {
         statusLine?.clear()
         var bytes = Array(printableMessage(line).utf8)
         bytes.append(0x0A)
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = Glibc_write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n <= 0 {
-                    if n < 0, errno == EINTR { continue }
-                    return  // nowhere left to complain to
-                }
-                offset += n
-            }
-        }
+        System.writeAll(fd, bytes)  // on failure: nowhere left to complain to
     }
 
     public var exitStatus: Int32 { problemCount > 0 ? 1 : 0 }

@@ -66,15 +66,11 @@ public final class ProgressLine {
             delay = 1
         }
         return ProgressLine(
-            tool: tool, total: total, delay: delay, clock: clock, write: { bytes in writeAll(errorFD, bytes) })
+            tool: tool, total: total, delay: delay, clock: clock, write: { bytes in System.writeAll(errorFD, bytes) })
     }
 
     /// Seconds on the monotonic clock.
-    static func monotonicSeconds() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
+    static func monotonicSeconds() -> Double { System.monotonicSeconds() }
 
     /// Bytes read so far, from the files (gzip data counts as stored, not as decompressed).
     public var bytes: Int64 { bytesDone + (current?.bytesRead ?? 0) }
@@ -130,22 +126,5 @@ public final class ProgressLine {
     static func oneDecimal(_ x: Double) -> String {
         let tenths = Int64((x * 10).rounded())
         return "\(tenths / 10).\(tenths % 10)"
-    }
-}
-
-/// Writes all of `bytes` to `fd`, retrying on EINTR; gives up silently when the descriptor
-/// fails (there is nowhere left to say so).
-func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
-    bytes.withUnsafeBytes { raw in
-        guard let base = raw.baseAddress else { return }
-        var offset = 0
-        while offset < raw.count {
-            let n = Glibc_write(fd, base + offset, raw.count - offset)
-            if n <= 0 {
-                if n < 0, errno == EINTR { continue }
-                return
-            }
-            offset += n
-        }
     }
 }

@@ -39,6 +39,8 @@ public struct ToolContext {
     /// `TOOL: FILE:LINE: ...; line skipped`, an input that cannot be opened is reported, and
     /// the rest is still read.
     public func forEachFix(
+        // SAFETY: the line handed to `body` points into the reader's buffer, valid during that call
+        // only.
         _ inputs: [InputName], _ body: (Fix, UnsafeBufferPointer<UInt8>, InputName, Int) throws -> Void
     ) throws {
         try forEachFix(inputs) { fix, line, _, name, number in try body(fix, line, name, number) }
@@ -47,6 +49,7 @@ public struct ToolContext {
     /// `forEachFix`, also handing over where the line's `course` member lies (for
     /// `RawRecord.appendRemoving`).
     public func forEachFix(
+        // SAFETY: as above: valid during `body`'s call only.
         _ inputs: [InputName], _ body: (Fix, UnsafeBufferPointer<UInt8>, MemberSpan, InputName, Int) throws -> Void
     ) throws {
         var decoder = FixDecoder()
@@ -81,7 +84,7 @@ public struct ToolContext {
     /// Opens an input, reporting one that cannot be opened (exit 1) and returning nil. With
     /// `decompressing`, gzip data is read decompressed.
     public func open(_ name: InputName, decompressing: Bool = false) throws -> InputReader? {
-        if hintsAtTerminal, name.isStandardInput, isatty(0) == 1 {
+        if hintsAtTerminal, name.isStandardInput, System.isTerminal(0) {
             diagnostics.note(
                 "reading standard input from the terminal (end it with Ctrl-D); name input files as operands, or see '\(diagnostics.tool) --help'"
             )
@@ -119,7 +122,7 @@ public enum ToolMain {
         _ type: T.Type, arguments: [String], outputFD: Int32, errorFD: Int32, beforeEachRead: (() -> Void)? = nil
     ) -> Int32 {
         // A closed pipe must end the tool quietly, not kill it with SIGPIPE: writes return EPIPE.
-        signal(SIGPIPE, SIG_IG)
+        System.ignoreBrokenPipe()
         let description = T.description
         let output = OutputSink(fd: outputFD)
         var diagnostics = Diagnostics(tool: description.name, strict: false, fd: errorFD)
@@ -195,6 +198,3 @@ public struct ToolFailure: Error {
     public var message: String
     public init(_ message: String) { self.message = message }
 }
-
-/// SIG_IGN, which Swift cannot import as a constant on every platform.
-let SIG_IG: @convention(c) (Int32) -> Void = { _ in }

@@ -105,7 +105,7 @@ extension SpoolError: ToolError {
 }
 
 extension FileReadError: ToolError {
-    var message: String { "cannot read: \(String(cString: strerror(errno)))" }
+    var message: String { "cannot read: \(SystemError.describe(errno))" }
     var exit: ToolExit { .status(1) }
 }
 

@@ -145,6 +145,8 @@ struct CSVRowReader {
     }
 
     /// The bytes `offset..<offset+n` of the current row.
+    // SAFETY: a part of the reader's window, valid until the next row is read (the window may
+    // move); the caller keeps `offset + n` within the row.
     func bytes(_ offset: Int, _ n: Int) -> UnsafeBufferPointer<UInt8> { window.bytes(offset, n) }
 
     /// The next row, nil at the end of the input. With `delimiter` nil, a row is a whole line

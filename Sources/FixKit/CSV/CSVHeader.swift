@@ -268,6 +268,7 @@ struct CSVHeader {
     }()
 
     /// The factor of a unit written after a value, nil if not one of `kind`.
+    // SAFETY: `bytes` is a header cell, read during the call only.
     static func factor(bytes: UnsafeBufferPointer<UInt8>, kind: Kind) -> CSVUnit? {
         search: for entry in valueUnits where entry.kind == kind && entry.unit.count == bytes.count {
             for (a, b) in zip(entry.unit, bytes) where a != (b &- 65 < 26 ? b + 32 : b) { continue search }

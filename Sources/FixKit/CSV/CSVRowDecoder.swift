@@ -24,12 +24,17 @@ struct CSVRowDecoder {
     mutating func decode(_ row: CSVRow, _ rows: CSVRowReader) throws {
         let cells = rows.cells
         let base = rows.bytes(0, row.length)
+        // SAFETY: each cell is a part of `base`, the current row in the reader's window, valid
+        // until the next row is read; cell bounds lie inside the row (the reader set them), and the
+        // decoder copies what it keeps.
         @inline(__always) func cell(_ index: Int?) -> UnsafeBufferPointer<UInt8> {
+            // SAFETY: an empty buffer: nothing is read through it.
             guard let index, index < cells.count else { return UnsafeBufferPointer(start: nil, count: 0) }
             var s = cells[index].start
             var e = cells[index].end
             while s < e, CSVHeader.isPadding(base[s]) { s += 1 }
             while e > s, CSVHeader.isPadding(base[e - 1]) { e -= 1 }
+            // SAFETY: `s..<e` lies inside the cell's bounds, inside the row.
             return UnsafeBufferPointer(rebasing: base[s..<e])
         }
         // Blank lines, and rows of nothing but delimiters and padding.
@@ -91,9 +96,11 @@ struct CSVRowDecoder {
         return "\"" + header.titles[index] + "\""
     }
 
+    // SAFETY: `b` is a cell of the current row, read during the call only.
     func shown(_ b: UnsafeBufferPointer<UInt8>) -> String { "\"" + escapedForMessage(b.prefix(40)) + "\"" }
 
     /// A cell's text, a doubled quote read as one.
+    // SAFETY: `b` is a cell of the current row, read during the call only; the String copies it.
     func text(_ b: UnsafeBufferPointer<UInt8>, doubled: Bool) -> String {
         guard doubled else { return String(decoding: b, as: UTF8.self) }
         var out: [UInt8] = []
@@ -109,6 +116,8 @@ struct CSVRowDecoder {
 
     /// The number at the start of `b`, and the bytes after it with padding skipped; nil if
     /// `b` does not start with one (`[+-]digits[.digits][e[+-]digits]`).
+    // SAFETY: `b` is a cell of the current row, valid for the call; every index is checked against
+    // `n = b.count`, and the rest returned is a part of it, with the same lifetime.
     mutating func number(_ b: UnsafeBufferPointer<UInt8>) -> (Double, UnsafeBufferPointer<UInt8>)? {
         var i = 0
         let n = b.count
@@ -140,16 +149,22 @@ struct CSVRowDecoder {
         if comma {
             scratch.removeAll(keepingCapacity: true)
             scratch.append(contentsOf: b[0..<i].lazy.map { $0 == UInt8(ascii: ",") ? UInt8(ascii: ".") : $0 })
+            // SAFETY: `scratch`'s storage, read by the parser during the closure only.
             value = scratch.withUnsafeBufferPointer { DecimalNumber.parse($0) }
         } else {
+            // SAFETY: `0..<i` lies inside `b` (`i <= n`).
             value = DecimalNumber.parse(UnsafeBufferPointer(rebasing: b[0..<i]))
         }
         guard let value, value.isFinite else { return nil }
         while i < n, CSVHeader.isPadding(b[i]) { i += 1 }
+        // SAFETY: `i...` lies inside `b` (`i <= n`); a part of the row, valid as long as the row
+        // is.
         return (value, UnsafeBufferPointer(rebasing: b[i...]))
     }
 
     /// Degrees, with an optional hemisphere letter before or after (`51.5N`, `W0.12`).
+    // SAFETY: `b` is a cell of the current row, read during the call only; the parts made from it
+    // are read in the call too.
     mutating func coordinate(_ b: UnsafeBufferPointer<UInt8>, _ positive: UInt8, _ negative: UInt8) -> Double? {
         var body = b
         var sign = 1.0
@@ -157,6 +172,7 @@ struct CSVRowDecoder {
         if let f = body.first, f | 0x20 == positive | 0x20 || f | 0x20 == negative | 0x20 {
             sign = f | 0x20 == negative | 0x20 ? -1 : 1
             lettered = true
+            // SAFETY: a part of `body`, inside the row.
             body = UnsafeBufferPointer(rebasing: body.dropFirst().drop(while: CSVHeader.isPadding))
         }
         guard let (v, rest) = number(body) else { return nil }
@@ -173,6 +189,7 @@ struct CSVRowDecoder {
     }
 
     /// A hemisphere column's letter applied to `v` (empty: as it is).
+    // SAFETY: `b` is a cell of the current row, read during the call only (for a message, copied).
     func hemisphere(_ v: Double, _ index: Int?, _ b: UnsafeBufferPointer<UInt8>, _ positive: UInt8, _ negative: UInt8)
         throws -> Double
     {
@@ -187,6 +204,7 @@ struct CSVRowDecoder {
     }
 
     /// A number of `kind`, in the column's unit or in one written after it (`374.812 m`).
+    // SAFETY: `b` is a cell of the current row, read during the call only.
     mutating func quantity(_ index: Int?, _ b: UnsafeBufferPointer<UInt8>, _ kind: CSVHeader.Kind, _ factor: CSVUnit)
         throws -> Double?
     {
@@ -200,6 +218,7 @@ struct CSVRowDecoder {
     }
 
     /// A whole number, such as satellites: `11`, or `11(12)` (used and in view: the first).
+    // SAFETY: `b` is a cell of the current row, read during the call only.
     func count(_ index: Int?, _ b: UnsafeBufferPointer<UInt8>) throws -> Int? {
         if b.isEmpty { return nil }
         var i = 0
@@ -217,6 +236,7 @@ struct CSVRowDecoder {
 
     /// The fix's time from the time column, the date column and the UTC offset column.
     mutating func time(
+        // SAFETY: `t`, `d`, `o` are cells of the current row, read during the call only.
         _ t: UnsafeBufferPointer<UInt8>, _ d: UnsafeBufferPointer<UInt8>, _ o: UnsafeBufferPointer<UInt8>
     )
         throws -> Timestamp?
@@ -291,6 +311,8 @@ struct CSVRowDecoder {
     }
 
     /// Milliseconds into the day of `HH:MM:SS[.fff]`, `HH:MM` or `HHMMSS[.fff]`.
+    // SAFETY: `b` is a cell of the current row, read during the call only; indices are checked
+    // against its count.
     static func timeOfDay(_ b: UnsafeBufferPointer<UInt8>) -> Int64? {
         var i = 0
         func two() -> Int64? {
@@ -331,6 +353,8 @@ struct CSVRowDecoder {
 
     /// Days since 1970-01-01 of `YYYY-MM-DD`, `YYYY/MM/DD`, `YYYYMMDD`, `YYMMDD` (20YY) or
     /// `DD.MM.YYYY`.
+    // SAFETY: `b` is a cell of the current row, read during the call only; indices are checked
+    // against its count.
     static func days(_ b: UnsafeBufferPointer<UInt8>) -> Int64? {
         func num(_ from: Int, _ n: Int) -> Int64? {
             guard from + n <= b.count else { return nil }
@@ -361,6 +385,8 @@ struct CSVRowDecoder {
     }
 
     /// A date and a time of day in one cell, apart by a space or `T` (`2005/05/01 10:12:47`), as UTC.
+    // SAFETY: `b` is a cell of the current row, read during the call only; `cut` is an index of it,
+    // so both parts lie inside it.
     static func dateAndTime(_ b: UnsafeBufferPointer<UInt8>) -> Int64? {
         guard let cut = b.firstIndex(where: { $0 == 0x20 || $0 == UInt8(ascii: "T") }) else { return nil }
         let rest = UnsafeBufferPointer(rebasing: b[(cut + 1)...].drop(while: CSVHeader.isPadding))
@@ -369,6 +395,8 @@ struct CSVRowDecoder {
     }
 
     /// Seconds east of UTC of `+HH:MM`, `+HHMM`, `+HH` (or `Z`).
+    // SAFETY: `b` is a cell of the current row, read during the call only; indices are checked
+    // against its count.
     static func offset(_ b: UnsafeBufferPointer<UInt8>) -> Int64? {
         if b.count == 1 && b[0] | 0x20 == UInt8(ascii: "z") { return 0 }
         guard b.count >= 3, b[0] == UInt8(ascii: "+") || b[0] == UInt8(ascii: "-") else { return nil }

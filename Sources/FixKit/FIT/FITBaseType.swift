@@ -74,9 +74,13 @@ struct FITFieldRef {
     var isPresent: Bool { offset >= 0 }
 
     /// The raw unsigned bits of the value in the message at `p`, or nil if absent or invalid.
+    // SAFETY: `p` points at a data message's fields in the decoder's buffer, all `plan.size` of
+    // them there (`ensure`), valid during the handler's call; the plan placed this field at `offset
+    // ..< offset + size` inside the message, so every load below stays inside it.
     @inline(__always)
     func bits(_ p: UnsafePointer<UInt8>) -> UInt64? {
         guard offset >= 0 else { return nil }
+        // SAFETY: `offset + size` is within the message (see above).
         let q = UnsafeRawPointer(p + Int(offset))
         // One unaligned load of the base type's size (1, 2, 4 or 8), swapped if big-endian.
         let v: UInt64
@@ -93,6 +97,7 @@ struct FITFieldRef {
             v = bigEndian ? w.byteSwapped : w
         default:
             var u: UInt64 = 0
+            // SAFETY: the field's `size` bytes, inside the message.
             let b = q.assumingMemoryBound(to: UInt8.self)
             let n = Int(size)
             if bigEndian {
@@ -106,6 +111,8 @@ struct FITFieldRef {
     }
 
     /// The value as a number (signed and float types read as such), or nil.
+    // SAFETY: as `bits`: `p` is a whole data message in the decoder's buffer, valid during the
+    // call.
     @inline(__always)
     func value(_ p: UnsafePointer<UInt8>) -> Double? {
         guard let v = bits(p) else { return nil }

@@ -47,9 +47,13 @@ struct FITCRC {
     private(set) var value: UInt16 = 0
 
     /// Adds `count` bytes from `p`.
+    // SAFETY: `p` points at `count` readable bytes (the caller's buffer), valid for the call; reads
+    // stay below `count`.
     @inline(__always)
     mutating func update(_ p: UnsafePointer<UInt8>, count: Int) {
         var crc = value
+        // SAFETY: the tables' storage, lent for the closure; every index is a byte plus 0, 256, 512
+        // or 768, below its 1024 entries.
         Self.sliceTables.withUnsafeBufferPointer { table in
             var i = 0
             while i + 4 <= count {

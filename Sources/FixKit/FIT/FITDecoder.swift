@@ -10,6 +10,8 @@ protocol FITMessageHandler {
     /// A data message whose `plan.isRead`; `p` points at its first field, `time` is its FIT
     /// timestamp (seconds since 1989-12-31T00:00:00Z) from field 253 or a compressed header,
     /// `offset` the byte of its record header in the input.
+    // SAFETY: `p` points at the message's `plan.size` bytes in the decoder's buffer, valid only
+    // during this call (the next read may move them); copy what is kept.
     mutating func message(_ plan: FITPlan, _ p: UnsafePointer<UInt8>, time: UInt32?, offset: Int) throws
     /// A FIT file begins (0 for the first of the input, then one more for each chained one).
     mutating func beginFile(_ index: Int)
@@ -107,6 +109,8 @@ struct FITDecoder {
             let start = offset
             guard try ensure(12), FITHeader.isHeader(buffer.pointer + pos) else {
                 let left = try remaining()
+                // SAFETY: `min(left, 12)` bytes from `pos` are held (`left` is what remains), read
+                // for the message only.
                 let head = escapedForMessage(UnsafeBufferPointer(start: buffer.pointer + pos, count: min(left, 12)))
                 if files == 0 {
                     try sink.problem(
@@ -209,6 +213,9 @@ struct FITDecoder {
                 )
                 return false
             }
+            // SAFETY: the record header byte and the message's `plan.size` bytes are in the buffer
+            // (`ensure(n)` above), valid until the next `ensure`; the handler uses them during its
+            // call.
             let p = UnsafePointer(buffer.pointer + pos + 1)
             var time: UInt32?
             if let t = plan.timestamp.bits(p) {
@@ -253,6 +260,8 @@ struct FITDecoder {
             )
             return false
         }
+        // SAFETY: the definition's `need` bytes are in the buffer (`ensure(need)` above), valid
+        // until the next `ensure`.
         let p = UnsafePointer(buffer.pointer + pos + 1)
         guard p[1] <= 1 else {
             try sink.problem(
@@ -292,6 +301,8 @@ private func hex(_ v: UInt16) -> String {
 
 /// The decoder's bytes: one allocation for the whole input.
 final class FITBuffer {
+    // SAFETY: allocated here for the decoder's capacity and freed in `deinit`: valid as long as the
+    // decoder that owns it; `ensure` keeps every access below `end` <= capacity.
     let pointer: UnsafeMutablePointer<UInt8>
 
     init(capacity: Int) {

@@ -41,6 +41,8 @@ struct FITPlan {
     /// `architecture` must be 0 or 1 (the reader checks it first). Fields whose size does not
     /// fit their base type, or whose base type FIT does not define, go to `misfits`: their
     /// bytes are skipped in the data messages, never read as a value.
+    // SAFETY: `p` holds the whole definition (the decoder `ensure`d its length from the field
+    // count), valid during this call; the compiled plan keeps offsets, not pointers.
     init(_ p: UnsafePointer<UInt8>, developer: Bool, misfits: inout [FITMisfit]) {
         bigEndian = p[1] == 1
         global = bigEndian ? UInt16(p[2]) << 8 | UInt16(p[3]) : UInt16(p[3]) << 8 | UInt16(p[2])

@@ -45,6 +45,8 @@ struct FITRecordReader: FITMessageHandler {
         if segHasFix { newSegPending = true }
     }
 
+    // SAFETY: `p` is the message in the decoder's buffer, valid during this call only; the numbers
+    // read from it are copied into the fix.
     mutating func message(_ plan: FITPlan, _ p: UnsafePointer<UInt8>, time: UInt32?, offset: Int) throws {
         if plan.global == FITPlan.eventMessage {
             if plan.event.bits(p) == 0, let type = plan.eventType.bits(p),

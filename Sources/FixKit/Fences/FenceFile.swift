@@ -18,7 +18,7 @@ public enum FenceFile {
         do {
             bytes = try readWholeFile(path)
         } catch {
-            throw OptionFileError("cannot read --fences \(shownPath(path)): \(String(cString: strerror(error.errno)))")
+            throw OptionFileError("cannot read --fences \(shownPath(path)): \(SystemError.describe(error.errno))")
         }
         // A byte order mark at the start, as Windows editors write, is not part of the JSON.
         if bytes.starts(with: utf8ByteOrderMark) { bytes.removeFirst(utf8ByteOrderMark.count) }
@@ -47,6 +47,8 @@ public enum FenceFile {
         }
         let notFences = OptionFileError(
             "--fences \(name): expected a JSON array of fences or a GeoJSON FeatureCollection")
+        // SAFETY: the file's bytes, lent to the scanner for the closure only; the fences copy what
+        // they keep.
         let failure: OptionFileError? = bytes.withUnsafeBufferPointer { buffer in
             var s = JSONScanner(buffer)
             do throws(JSONSyntaxError) {
@@ -147,14 +149,20 @@ public enum FenceFile {
                 guard !escaped else { return nil }
                 try s.expect(UInt8(ascii: ":"), "':'")
                 s.skipSpace()
+                // SAFETY: `key` is a string range the scanner found inside its bytes (the file,
+                // lent above).
                 let k = UnsafeBufferPointer(rebasing: s.bytes[key])
                 @inline(__always) func named(_ word: StaticString) -> Bool {
+                    // SAFETY: `k` holds `k.count` bytes and the word as many (compared just
+                    // before); both valid for the call.
                     k.count == word.utf8CodeUnitCount && memcmpBytes(k.baseAddress!, word.utf8Start, k.count)
                 }
                 if named("id") {
                     guard s.peek() == UInt8(ascii: "\""), id == nil else { return nil }
                     let (r, e) = try s.scanString()
                     guard !e else { return nil }
+                    // SAFETY: `r` is a string range inside the scanner's bytes; the String copies
+                    // it.
                     id = String(decoding: UnsafeBufferPointer(rebasing: s.bytes[r]), as: UTF8.self)
                 } else if named("lat") || named("lon") || named("radius") {
                     guard let c = s.peek(), c == UInt8(ascii: "-") || c &- 48 < 10,

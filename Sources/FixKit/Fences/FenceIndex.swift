@@ -41,6 +41,8 @@ public final class FenceIndex {
     /// sits in up to 8 cubes). Behind a pointer, as the query loop's hottest store: a class's
     /// stored array would pay a dynamic exclusivity check on each. Safe: only this class
     /// touches it, one query at a time.
+    // SAFETY: allocated and initialised for `max(1, fences.count)` stamps in `init`, freed in
+    // `deinit`: valid as long as the index; indexed only by fence numbers below `fences.count`.
     private let stamps: UnsafeMutablePointer<UInt32>
     private var stamp: UInt32 = 0
 
@@ -186,12 +188,15 @@ public final class FenceIndex {
     }
 
     /// The position of `key` in `keys`, if that cube holds fences.
+    // SAFETY: `keys` is a level's key array, lent by the caller for the call; indices stay below
+    // its count.
     @inline(__always)
     private static func find(_ key: UInt64, in keys: UnsafeBufferPointer<UInt64>) -> Int? {
         let i = lowerBound(key, keys, 0, keys.count)
         return i < keys.count && keys[i] == key ? i : nil
     }
 
+    // SAFETY: as `find`: `from..<to` lies inside `keys` (callers pass sub-ranges of it).
     @inline(__always)
     private static func lowerBound(_ key: UInt64, _ keys: UnsafeBufferPointer<UInt64>, _ from: Int, _ to: Int) -> Int {
         var lo = from
@@ -223,7 +228,11 @@ public final class FenceIndex {
     ) {
         guard !fences.isEmpty, !margin.isNaN else { return }
         let current = margin > 0 ? nextStamp() : 0
+        // SAFETY: the index's arrays, lent for the nested closures of this one query and not
+        // changed meanwhile (the index is not mutated by a query but for `stamps`, which is
+        // separate memory); every index comes from the index's own tables, so it is inside them.
         slots.withUnsafeBufferPointer { slots in
+            // SAFETY: as above.
             originals.withUnsafeBufferPointer { originals in
                 // Geodesy.distance(point, centre), from the slot's copy of the centre's coordinates.
                 @inline(__always) func distance(_ i: Int) -> Double {
@@ -236,8 +245,11 @@ public final class FenceIndex {
                     return Geodesy.distance(point, centres[Int(originals[i])])
                 }
                 for level in levels where level.maxRadius >= minRadius && level.maxRadius + margin >= 0 {
+                    // SAFETY: as above: a level's arrays, lent for this query only.
                     level.keys.withUnsafeBufferPointer { keys in
+                        // SAFETY: as above.
                         level.starts.withUnsafeBufferPointer { starts in
+                            // SAFETY: as above.
                             level.members.withUnsafeBufferPointer { members in
                                 let cell = level.cell
                                 if margin <= 0 {
@@ -281,6 +293,7 @@ public final class FenceIndex {
     /// aligned block that holds the query's bounding box, down the Morton runs, each block's
     /// run found by binary search within its parent's.
     private func descend(
+        // SAFETY: `keys` is a level's key array, lent for the call.
         _ keys: UnsafeBufferPointer<UInt64>, cell: Double, around point: Geodesy.Point, within reach: Double,
         _ visit: (Int) -> Void
     ) {
@@ -377,6 +390,7 @@ public final class FenceIndex {
             }
             let level = levels[Int(e.level)]
             let cell = level.cell
+            // SAFETY: a level's keys, lent for the closure; `e.from..<e.to` is a run inside them.
             level.keys.withUnsafeBufferPointer { keys in
                 if e.shift == 0 || e.to - e.from == 1 {
                     // A cube: its fences, each once, by their exact edges.

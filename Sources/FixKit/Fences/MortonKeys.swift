@@ -59,6 +59,8 @@ extension FenceIndex {
         let passes = (high - low + digit - 1) / digit
         let buckets = 1 << digit
         var counts = [Int](repeating: 0, count: passes * buckets)
+        // SAFETY: `counts`' storage, lent for the closure; each index is `p * buckets` plus a digit
+        // below `buckets`, inside its `passes * buckets` entries.
         counts.withUnsafeMutableBufferPointer { c in
             for x in a {
                 for p in 0..<passes { c[p * buckets + Int((x >> UInt64(low + p * digit)) & UInt64(buckets - 1))] += 1 }
@@ -68,11 +70,20 @@ extension FenceIndex {
         var scratchValues = [UInt32](repeating: 0, count: paired ? v.count : 0)
         for p in 0..<passes {
             let shift = UInt64(low + p * digit)
+            // SAFETY: the four arrays' storage, lent for the nested closures of this pass only; `a`
+            // and `scratch` have the same count, as have `v` and `scratchValues` when paired, and
+            // every index is below it.
             a.withUnsafeMutableBufferPointer { src in
+                // SAFETY: as above.
                 scratch.withUnsafeMutableBufferPointer { dst in
+                    // SAFETY: as above.
                     v.withUnsafeMutableBufferPointer { srcV in
+                        // SAFETY: as above.
                         scratchValues.withUnsafeMutableBufferPointer { dstV in
+                            // SAFETY: as above: `counts` holds `passes * buckets` entries, and this
+                            // pass's slice is inside them.
                             counts.withUnsafeMutableBufferPointer { all in
+                                // SAFETY: as above.
                                 let c = UnsafeMutableBufferPointer(rebasing: all[(p * buckets)..<((p + 1) * buckets)])
                                 var sum = 0
                                 for b in 0..<buckets {

@@ -26,6 +26,9 @@ struct GPSDReader {
         case invalid(String)
     }
 
+    // SAFETY: `line` is a line of the NMEA reader's buffer, valid during this call only; every
+    // range the scanner returns is inside it, and what is kept (the time, the device name) is
+    // copied out.
     mutating func report(_ line: UnsafeBufferPointer<UInt8>) -> Outcome {
         var s = JSONScanner(line)
         var isTPV = false
@@ -45,14 +48,18 @@ struct GPSDReader {
                 let (key, _) = try s.scanString()
                 try s.expect(UInt8(ascii: ":"), "':'")
                 s.skipSpace()
+                // SAFETY: `key` is a range inside `line` (from the scanner), read during this call.
                 let name = String(decoding: UnsafeBufferPointer(rebasing: line[key]), as: UTF8.self)
                 switch name {
                 case "class":
                     let (r, _) = try s.scanString()
+                    // SAFETY: `r` is inside `line`, read during this call.
                     isTPV = UnsafeBufferPointer(rebasing: line[r]).elementsEqual("TPV".utf8)
                 case "time":
                     if s.peek() == UInt8(ascii: "\"") {
                         let (r, _) = try s.scanString()
+                        // SAFETY: `r` is inside `line`; the parse and the String copy it during
+                        // this call.
                         fix.time = Timestamp.parse(UnsafeBufferPointer(rebasing: line[r]))
                         if fix.time == nil { badTime = String(decoding: UnsafeBufferPointer(rebasing: line[r]), as: UTF8.self) }
                     } else {
@@ -61,6 +68,8 @@ struct GPSDReader {
                 case "device":
                     if s.peek() == UInt8(ascii: "\"") {
                         let (r, escaped) = try s.scanString()
+                        // SAFETY: `r` is inside `line`; `device.string` copies the bytes (or reuses
+                        // an equal copy).
                         fix.trace = escaped ? s.stringValue(r, escaped: true) : device.string(UnsafeBufferPointer(rebasing: line[r]))
                     } else {
                         try s.skipValue()

@@ -62,6 +62,9 @@ struct GPXDocument: XMLVocabulary {
 
     /// A start tag. `attributes` yields (local name, value bytes) for lat/lon lookup.
     mutating func start(
+        // SAFETY: `name` and `uri` are libxml2's NUL-terminated strings, valid for this callback
+        // only (the URI, interned in the parser's dictionary, for the whole parse); `name` is read
+        // up to its NUL.
         name: UnsafePointer<UInt8>, uri: UnsafePointer<UInt8>?, line: Int,
         attribute: XMLAttributes, sink: FixSink
     ) throws {
@@ -74,6 +77,8 @@ struct GPXDocument: XMLVocabulary {
                     line: line, "not a GPX file: the root element is <\(String(cString: name))>, expected <gpx>")
                 return
             }
+            // SAFETY: `uri` is NUL-terminated (libxml2's), valid during this callback;
+            // `strlenBytes` counts its bytes up to the NUL and the array copies them.
             if let uri { rootURI = Array(UnsafeBufferPointer(start: uri, count: strlenBytes(uri))) }
             return
         }
@@ -159,6 +164,7 @@ struct GPXDocument: XMLVocabulary {
         }
     }
 
+    // SAFETY: `bytes` is libxml2's text, valid only during this callback; `append` copies it.
     mutating func characters(_ bytes: UnsafeBufferPointer<UInt8>, sink: FixSink) {
         guard captureDepth != 0 else { return }
         text.append(bytes)
@@ -168,8 +174,12 @@ struct GPXDocument: XMLVocabulary {
 
     /// libxml2 interns namespace URIs in its dictionary, so the same pointer comes back for
     /// every element of a namespace: remember the last few answers by pointer.
+    // SAFETY: libxml2 interns namespace URIs in the parser's dictionary, which lives for the parse,
+    // and a document is made per input (one parse): the pointers are compared by address only,
+    // never read after the parse.
     private var namespaceCache: [(UnsafePointer<UInt8>, GPXNamespace)] = []
 
+    // SAFETY: `uri` is libxml2's interned, NUL-terminated URI, valid for the whole parse.
     private mutating func namespace(_ uri: UnsafePointer<UInt8>?) -> GPXNamespace {
         guard let uri else { return .gpx }
         for (p, ns) in namespaceCache where p == uri { return ns }
@@ -179,8 +189,11 @@ struct GPXDocument: XMLVocabulary {
         return ns
     }
 
+    // SAFETY: `uri` is NUL-terminated and valid during the callback; `cStringEquals` stops at its
+    // NUL or at the other string's end.
     private func classify(_ uri: UnsafePointer<UInt8>) -> GPXNamespace {
         if cStringEquals(uri, GPXNamespace.gpx11) || cStringEquals(uri, GPXNamespace.gpx10) { return .gpx }
+        // SAFETY: `rootURI`'s storage, lent for the comparison only.
         if let rootURI, rootURI.withUnsafeBufferPointer({ cStringEquals(uri, $0) }) { return .gpx }
         if cStringEquals(uri, GPXNamespace.fixKitURI) { return .fixKit }
         return .other
@@ -266,6 +279,8 @@ struct GPXDocument: XMLVocabulary {
             return
         }
         if field == .json {
+            // SAFETY: `text.bytes`' storage, lent to the decoder for the closure only; it reads
+            // within its count and copies what it keeps.
             let failure: JSONSyntaxError? = text.bytes.withUnsafeBufferPointer { raw in
                 do throws(JSONSyntaxError) {
                     try FixDecoder.appendMembers(ofObject: raw, to: &fix)
@@ -283,6 +298,7 @@ struct GPXDocument: XMLVocabulary {
         let isEmpty = text.isBlank
         if isEmpty { return }  // `<ele></ele>` and `<ele/>` say nothing, as many producers write them
         if field == .time {
+            // SAFETY: `text.bytes`' storage, read by the parser during the closure only.
             guard let t = text.bytes.withUnsafeBufferPointer({ Timestamp.parse($0) }) else {
                 try sink.problem(
                     line: line,
@@ -292,6 +308,7 @@ struct GPXDocument: XMLVocabulary {
             if fix.time == nil { fix.time = t }
             return
         }
+        // SAFETY: `text.bytes`' storage, read by the parser during the closure only.
         guard let v = text.bytes.withUnsafeBufferPointer({ DecimalNumber.parse($0, trimmingXMLSpace: true) }) else {
             try sink.problem(
                 line: line, "<\(elementName(field))>\(text.trimmed)</\(elementName(field))> is not a number; left out")
@@ -328,6 +345,8 @@ struct GPXDocument: XMLVocabulary {
     }
 }
 
+// SAFETY: `p` must be a NUL-terminated string, valid for the call: bytes are read up to the NUL
+// only.
 @inline(__always)
 func strlenBytes(_ p: UnsafePointer<UInt8>) -> Int {
     var n = 0
@@ -335,6 +354,8 @@ func strlenBytes(_ p: UnsafePointer<UInt8>) -> Int {
     return n
 }
 
+// SAFETY: `p` must be NUL-terminated and valid for the call: it is read at most up to `s.count`,
+// stopping at the first difference, and a shorter `p` differs at its NUL first.
 @inline(__always)
 func cStringEquals(_ p: UnsafePointer<UInt8>, _ s: UnsafeBufferPointer<UInt8>) -> Bool {
     for k in 0..<s.count where p[k] != s[k] { return false }

@@ -36,6 +36,9 @@ enum GPXName: Equatable {
     case trace
     case unknown
 
+    // SAFETY: `p` is libxml2's NUL-terminated local name, valid for the callback; each comparison
+    // reads at most the candidate's length plus one byte, stopping at the first difference (at the
+    // latest at `p`'s NUL).
     static func of(_ p: UnsafePointer<UInt8>) -> GPXName {
         @inline(__always) func eq(_ s: StaticString) -> Bool {
             let n = s.utf8CodeUnitCount
@@ -87,6 +90,8 @@ enum GPXName: Equatable {
 }
 
 /// Compares a NUL-terminated C string with a Swift string's UTF-8.
+// SAFETY: `p` must be NUL-terminated and valid for the call: reading stops at the first difference,
+// which a shorter `p` has at its NUL.
 @inline(__always)
 func cStringEquals(_ p: UnsafePointer<UInt8>, _ s: String) -> Bool {
     var i = 0

@@ -114,6 +114,8 @@ public struct GPXWriter {
     /// extensions.
     private func point(_ tag: StaticString, _ fix: Fix, indent: StaticString, into out: inout [UInt8]) {
         func raw(_ s: StaticString) {
+            // SAFETY: a StaticString's bytes are in the binary, valid for the whole run,
+            // `utf8CodeUnitCount` of them.
             out.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
         }
         func element(_ name: StaticString, _ value: Double?) {

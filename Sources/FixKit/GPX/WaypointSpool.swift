@@ -1,17 +1,13 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Holds a file's waypoints until it is known whether the file has track or route points:
 /// GPX puts `<wpt>` first, and gpx2fix writes waypoints only when there are none.
 ///
-/// Up to 4 MiB of encoded fixes stay in memory; beyond that they go to an anonymous
-/// temporary file, so a file of a million waypoints does not grow memory either.
+/// Up to 4 MiB of encoded fixes stay in memory; beyond that they go to a `TemporaryFile`, so a
+/// file of a million waypoints does not grow memory either. The temporary file is released
+/// with the spool, whatever way the spool goes: drained, discarded, replaced by the next
+/// input's, or dropped when an error (`--strict`) ends the run.
 struct WaypointSpool {
     private var memory: [UInt8] = []
-    private var file: UnsafeMutablePointer<FILE>?
+    private var file: TemporaryFile?
     private var discarded = false
     static let memoryLimit = 4 << 20
 
@@ -21,20 +17,20 @@ struct WaypointSpool {
         if memory.count >= WaypointSpool.memoryLimit { try spill() }
     }
 
-    private mutating func spill() throws {
-        if file == nil {
-            file = tmpfile()
-            guard file != nil else { throw SpoolError(errno: errno) }
+    private mutating func spill() throws(SpoolError) {
+        do throws(SystemError) {
+            if file == nil { file = try TemporaryFile(prefix: "gpx2fix-waypoints") }
+            try file?.append(memory[...])
+        } catch {
+            throw SpoolError(errno: error.errno)
         }
-        let written = memory.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
-        guard written == memory.count else { throw SpoolError(errno: errno) }
         memory.removeAll(keepingCapacity: true)
     }
 
+    /// Drops what is held, and the temporary file with it.
     mutating func discard() {
         discarded = true
         memory = []
-        if let file { fclose(file) }
         file = nil
     }
 
@@ -42,12 +38,10 @@ struct WaypointSpool {
     mutating func drain(to output: OutputSink) throws {
         defer { discard() }
         if let file {
-            rewind(file)
-            var chunk = [UInt8](repeating: 0, count: 1 << 16)
-            while true {
-                let n = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
-                if n == 0 { break }
-                try output.write(chunk[..<n])
+            do {
+                try file.forEachChunk(from: 0, count: file.size) { chunk in try output.write(chunk) }
+            } catch let error as SystemError {
+                throw SpoolError(errno: error.errno)
             }
         }
         try output.write(memory)
@@ -56,5 +50,5 @@ struct WaypointSpool {
 
 struct SpoolError: Error, CustomStringConvertible {
     var errno: Int32
-    var description: String { "cannot hold waypoints in a temporary file: \(String(cString: strerror(errno)))" }
+    var description: String { "cannot hold waypoints in a temporary file: \(SystemError.describe(errno))" }
 }

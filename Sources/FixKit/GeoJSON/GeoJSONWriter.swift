@@ -210,6 +210,8 @@ public struct GeoJSONWriter {
     /// The members of a fix's `extra` (`"k":v,...`, as the decoder kept them), name and raw value.
     static func members(of extra: [UInt8], into values: inout [(String, [UInt8])]) {
         let object = [UInt8(ascii: "{")] + extra + [UInt8(ascii: "}")]
+        // SAFETY: the local array, lent to the parser for the closure; the members' names and
+        // values are copied out inside it.
         object.withUnsafeBufferPointer { buf in
             guard let e = try? JSONNode.parse(buf), e.kind == .object else { return }
             for m in e.members {

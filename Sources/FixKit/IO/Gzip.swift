@@ -34,6 +34,9 @@ final class GzipInflater {
 
     /// Inflates into `p`, up to `capacity` bytes; 0 at the end of the data. `fill` reads more
     /// compressed bytes into the buffer it is given and returns how many (0 at the end).
+    // SAFETY: `p` is the caller's buffer of `capacity` bytes, valid for this call only: inflate
+    // writes at most `capacity` bytes into it. `fill` is handed `input`'s storage for its own call
+    // only and must write at most the count it is given.
     func read(
         into p: UnsafeMutableRawPointer, capacity: Int,
         fill: (UnsafeMutableRawPointer, Int) throws -> Int

@@ -81,6 +81,8 @@ public final class InputReader {
 
     /// Reads up to `capacity` bytes into `into`; 0 at the end of the input. gzip data is
     /// decompressed, whatever the file is called.
+    // SAFETY: `p` is the caller's buffer, with room for `capacity` bytes, lent for this call only;
+    // every path below writes at most `capacity` bytes into it and keeps no pointer to it.
     public func read(into p: UnsafeMutableRawPointer, capacity: Int) throws -> Int {
         if !sniffed { try sniff() }
         if !sniffedBytes.isEmpty { return sniffedBytes.take(into: p, capacity: capacity) }
@@ -102,6 +104,7 @@ public final class InputReader {
         var first = [UInt8](repeating: 0, count: 3)
         var got = 0
         while got < 3 {
+            // SAFETY: `first`'s 3 bytes are lent to the read for this closure only.
             let n = try first.withUnsafeMutableBytes { raw in
                 // SAFETY: got < 3 leaves 3 - got bytes of room in the 3-byte buffer.
                 try rawRead(into: raw.baseAddress! + got, capacity: 3 - got)
@@ -126,6 +129,8 @@ public final class InputReader {
 
     /// The one `read(2)` of the descriptor, after `beforeRead`: every read that may wait
     /// (the sniff of a gzip magic split across reads and zlib's refills too) flushes first.
+    // SAFETY: `p` has room for `capacity` bytes (the caller's promise); read(2) writes at most that
+    // many, and the capped `capacity` is never larger.
     private func rawRead(into p: UnsafeMutableRawPointer, capacity: Int) throws -> Int {
         try beforeRead()
         var capacity = capacity
@@ -155,6 +160,8 @@ public final class InputReader {
     /// each byte is scanned once.
     public func forEachLine(
         maxLength: Int = InputReader.maxLineLength, tooLong: (Int) throws -> Void = { _ in },
+        // SAFETY: `body`'s line points into `storage`, valid only during that call: the next read
+        // moves or reallocates the buffer, so `body` must copy what it keeps.
         _ body: (UnsafeBufferPointer<UInt8>, Int) throws -> Void
     ) throws {
         // Room for the longest line kept, its CR LF and a chunk read after it; grown as needed.
@@ -168,12 +175,17 @@ public final class InputReader {
             if filled == storage.count {
                 storage.append(contentsOf: repeatElement(0, count: min(storage.count, capacity - storage.count)))
             }
+            // SAFETY: `storage`'s bytes are lent to the read for this closure only; the read writes
+            // at most `raw.count - filled` bytes after the `filled` already there, so it stays
+            // inside the buffer.
             let n = try storage.withUnsafeMutableBytes { raw in
                 try read(into: raw.baseAddress! + filled, capacity: raw.count - filled)
             }
             if n == 0 { eof = true }
             let newEnd = filled + n
             var consumed = 0
+            // SAFETY: `buf` is `storage`, not resized while the closure runs; every index used is
+            // below `newEnd` <= `buf.count`, and lines handed to `body` do not outlive the closure.
             try storage.withUnsafeBufferPointer { buf in
                 var searchFrom = filled
                 while searchFrom < newEnd {
@@ -216,6 +228,8 @@ public final class InputReader {
             }
             // Keep the unfinished line at the start of the buffer.
             if consumed > 0, rest > 0 {
+                // SAFETY: `storage` is lent for the closure; `consumed + rest` = `newEnd` <= its
+                // count, so both ranges of the move are inside it (memmove allows them to overlap).
                 storage.withUnsafeMutableBytes { raw in
                     _ = memmove(raw.baseAddress!, raw.baseAddress! + consumed, rest)
                 }
@@ -231,6 +245,8 @@ let utf8ByteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
 /// Line `number`'s bytes, `buf[start..<end]`, without the byte order mark (line 1 only; the
 /// line is whole by then, so how the reads split it does not matter).
+// SAFETY: the line returned is a part of `buf` and lives exactly as long as `buf`; `start..<end` is
+// inside it (the callers' indices are below `newEnd`).
 @inline(__always)
 func withoutBOM(_ buf: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ number: Int) -> UnsafeBufferPointer<
     UInt8
@@ -240,12 +256,17 @@ func withoutBOM(_ buf: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ n
     return UnsafeBufferPointer(rebasing: line.dropFirst(utf8ByteOrderMark.count))
 }
 
+// SAFETY: `from..<to` lies inside `buf` (callers pass `to` <= `buf.count`); memchr reads only
+// there, and the pointer it returns is inside `buf`, so its distance is an index of `buf`. `buf` is
+// never empty here: `from < to` is checked by the caller's loop.
 @inline(__always)
 func findNewline(_ buf: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Int? {
     guard let p = memchr(buf.baseAddress! + from, 0x0A, to - from) else { return nil }
     return buf.baseAddress!.distance(to: p.assumingMemoryBound(to: UInt8.self))
 }
 
+// SAFETY: `p` must have room for `n` bytes for the call (callers pass a buffer of their own and its
+// free room).
 @inline(__always)
 func Glibc_read(_ fd: Int32, _ p: UnsafeMutableRawPointer, _ n: Int) -> Int {
     read(fd, p, n)

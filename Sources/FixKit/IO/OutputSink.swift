@@ -39,6 +39,9 @@ public final class OutputSink {
     public func flush() throws(OutputError) {
         guard !buffer.isEmpty else { return }
         var failure: OutputError?
+        // SAFETY: `buffer`'s storage, lent for the closure only and not resized in it; each write
+        // reads `offset ..< raw.count` of it. (`buffer` is never empty here, so `baseAddress` is
+        // not nil.)
         buffer.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
@@ -57,6 +60,7 @@ public final class OutputSink {
     }
 }
 
+// SAFETY: `p` must point at `n` readable bytes for the call.
 @inline(__always)
 func Glibc_write(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int) -> Int {
     write(fd, p, n)

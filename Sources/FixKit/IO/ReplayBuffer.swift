@@ -15,6 +15,7 @@ struct ReplayBuffer {
     var isEmpty: Bool { offset == bytes.count }
 
     /// Copies up to `capacity` of the bytes not yet handed out into `p`; 0 once all are.
+    // SAFETY: `p` is the caller's buffer with room for `capacity` bytes, for this call only.
     mutating func take(into p: UnsafeMutableRawPointer, capacity: Int) -> Int {
         let n = min(capacity, bytes.count - offset)
         guard n > 0 else { return 0 }

@@ -61,6 +61,8 @@ public enum InputFormats {
         var kept: [UInt8] = []
         // Not zeroed (a one-point file would pay for 64 KiB of zeros at start-up).
         let capacity = 1 << 16
+        // SAFETY: allocated here, freed by the `defer` when this function returns; reads write at
+        // most `capacity` bytes into it.
         let chunk = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
         defer { chunk.deallocate() }
         var askedAt = 0

@@ -26,6 +26,7 @@ public final class InputSource {
 
     /// Reads up to `capacity` bytes into `p`; 0 at the end of the input. Never more than
     /// `capacity`, and may return fewer than are available (as `read(2)` does).
+    // SAFETY: `p` is the caller's buffer with room for `capacity` bytes, for this call only.
     public func read(into p: UnsafeMutableRawPointer, capacity: Int) throws -> Int {
         if !head.isEmpty { return head.take(into: p, capacity: capacity) }
         return try input.read(into: p, capacity: capacity)

@@ -7,6 +7,10 @@
 final class ByteWindow {
     let source: InputSource
     /// Bytes held: `storage[start..<count]` is unconsumed.
+    // SAFETY: allocated here for `capacity` bytes and owned by the window (freed in `deinit`, or
+    // when replaced by a bigger or smaller one); `storage[0..<count]` is initialised by the reads,
+    // and every pointer into it is valid only until the next `fill` or `discardAll`, which may move
+    // it.
     private(set) var storage: UnsafeMutablePointer<UInt8>
     private(set) var capacity: Int
     private(set) var start = 0
@@ -20,6 +24,7 @@ final class ByteWindow {
         self.source = source
         self.line = source.firstLine
         capacity = ByteWindow.readSize * 2
+        // SAFETY: `capacity` bytes, owned by the window until `deinit`.
         storage = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
     }
 
@@ -52,6 +57,9 @@ final class ByteWindow {
             start = 0
         }
         if capacity - count < ByteWindow.readSize {
+            // SAFETY: the new storage, twice the size; the `count` bytes held are copied in before
+            // the old one is freed, and nothing else points into the old one (pointers handed out
+            // are valid only until `fill`).
             let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
             bigger.update(from: storage, count: count)
             storage.deallocate()
@@ -87,6 +95,8 @@ final class ByteWindow {
         if capacity > ByteWindow.readSize * 4 {
             storage.deallocate()
             capacity = ByteWindow.readSize * 2
+            // SAFETY: a fresh window of `capacity` bytes, the old one freed just before (nothing is
+            // held: `start` and `count` are reset).
             storage = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
             start = 0
             count = 0
@@ -113,7 +123,10 @@ final class ByteWindow {
     }
 
     /// The held bytes `offset..<offset+n` from `start`, valid until the next `fill`.
+    // SAFETY: `start + offset + n` must not pass `count` (the callers ask only for bytes
+    // available); valid until the next `fill`.
     func bytes(_ offset: Int, _ n: Int) -> UnsafeBufferPointer<UInt8> {
+        // SAFETY: as above: inside `storage[start..<count]`.
         UnsafeBufferPointer(start: storage + start + offset, count: n)
     }
 
@@ -130,6 +143,7 @@ final class ByteWindow {
         let n = min(available, 40)
         var end = 0
         while end < n, storage[start + end] != 0x0A, storage[start + end] != 0x0D { end += 1 }
+        // SAFETY: `start + end <= count` (`end < n <= available`); read during this call only.
         return "\"" + escapedForMessage(UnsafeBufferPointer(start: storage + start, count: end)) + "\""
     }
 }
@@ -138,6 +152,8 @@ extension ByteWindow {
     /// Calls `body` with each line (without its LF or CR LF) and its number. A line longer
     /// than `limit` is reported through `tooLong` with its number and skipped without being held.
     func forEachLine(
+        // SAFETY: the line handed to `body` points into `storage`, valid during that call only (the
+        // window moves on `fill`).
         limit: Int, _ body: (UnsafeBufferPointer<UInt8>, Int) throws -> Void, tooLong: (Int) throws -> Void
     ) throws {
         var searched = 0
@@ -154,6 +170,8 @@ extension ByteWindow {
                 } else {
                     var end = k
                     if end > 0, p[end - 1] == 0x0D { end -= 1 }
+                    // SAFETY: `p ..< p + end` lies inside `storage[start..<count]` (`end <= k < n =
+                    // available`); `body` reads it during the call.
                     try body(UnsafeBufferPointer(start: p, count: end), number)
                 }
                 consume(k + 1, lines: 1)
@@ -171,6 +189,7 @@ extension ByteWindow {
                 if available > 0 && !discarding {
                     var end = available
                     if storage[start + end - 1] == 0x0D { end -= 1 }
+                    // SAFETY: `start + end <= count`; `body` reads it during the call.
                     try body(UnsafeBufferPointer(start: storage + start, count: end), line)
                 }
                 consume(available, lines: 0)

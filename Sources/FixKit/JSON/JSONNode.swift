@@ -20,6 +20,8 @@ struct JSONNode {
     }
 
     /// Parses one JSON text (RFC 8259) that fills `bytes`, but for white space.
+    // SAFETY: `bytes` is the caller's, read during this call only; the nodes keep ranges into it,
+    // not pointers, and are read together with it.
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> JSONNode {
         var s = JSONScanner(bytes)
         let v = try node(&s, depth: 0)
@@ -109,12 +111,16 @@ struct JSONMember {
 
 /// A parsed element with its bytes: the accessors the decoders use.
 struct JSONElement {
+    // SAFETY: the element's bytes, the stream reader's window: valid only during the handler call
+    // that was given this element, which is never kept beyond it.
     let bytes: UnsafeBufferPointer<UInt8>
     let root: JSONNode
     /// The line of the element's first byte.
     let line: Int
 
     /// The raw bytes of `node`.
+    // SAFETY: `node.range` came from parsing these bytes, so it lies inside them; valid as long as
+    // `bytes`.
     func raw(_ node: JSONNode) -> UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(rebasing: bytes[node.range])
     }
@@ -130,6 +136,8 @@ struct JSONElement {
         guard let node else { return nil }
         if node.kind == .number { return DecimalNumber.parse(raw(node)) }
         if node.kind == .string, !node.escaped, node.range.count > 2 {
+            // SAFETY: a string node's range spans at least its two quotes (`count > 2` checked), so
+            // the inner range lies inside `bytes`.
             let inner = UnsafeBufferPointer(rebasing: bytes[(node.range.lowerBound + 1)..<(node.range.upperBound - 1)])
             return DecimalNumber.parse(inner)
         }
@@ -148,6 +156,7 @@ struct JSONElement {
     func time(_ node: JSONNode?) -> Timestamp? {
         guard let node else { return nil }
         if node.kind == .string, !node.escaped {
+            // SAFETY: as above: the range, quotes dropped, lies inside `bytes`.
             let inner = UnsafeBufferPointer(rebasing: bytes[(node.range.lowerBound + 1)..<(node.range.upperBound - 1)])
             if let t = Timestamp.parse(inner) { return t }
             if !inner.isEmpty, inner.allSatisfy({ $0 &- 48 < 10 }), let v = DecimalNumber.parse(inner) { return Self.epoch(v) }
@@ -178,6 +187,8 @@ extension JSONElement {
     /// Parses `bytes` (an element a stream reader handed over), or reports where its grammar
     /// breaks and returns nil.
     static func parse(
+        // SAFETY: `bytes` is the element the stream reader handed over, valid during the handler's
+        // call; the element returned must not outlive it.
         _ bytes: UnsafeBufferPointer<UInt8>, line: Int, what: String, problem: (Int, String) throws -> Void
     ) throws -> JSONElement? {
         let root: JSONNode

@@ -304,6 +304,7 @@ struct JSONStreamReader {
     }
 
     /// The line of byte `offset` of `bytes`, which start on line `from`.
+    // SAFETY: `bytes` is the caller's, read during this call; indices stay below its count.
     static func line(of offset: Int?, in bytes: UnsafeBufferPointer<UInt8>, from: Int) -> Int {
         var line = from
         guard let offset else { return line }
@@ -327,8 +328,11 @@ protocol JSONStreamHandler {
     mutating func action(forMember key: String) -> JSONMemberAction
     /// An element of the root array (`key` nil) or of the array that is `key`'s value; it
     /// starts on `line`.
+    // SAFETY: `bytes` points into the reader's window, valid during this call only (the window
+    // moves at the next read); copy what is kept.
     mutating func element(_ bytes: UnsafeBufferPointer<UInt8>, of key: String?, line: Int) throws
     /// A root member's value (`.value`), or a root object given whole (`key` nil).
+    // SAFETY: as above: valid during this call only.
     mutating func value(_ bytes: UnsafeBufferPointer<UInt8>, of key: String?, line: Int) throws
     /// The root object has ended (after its members were read).
     mutating func endOfRoot() throws
@@ -336,6 +340,7 @@ protocol JSONStreamHandler {
 }
 
 extension JSONStreamHandler {
+    // SAFETY: as above.
     mutating func value(_ bytes: UnsafeBufferPointer<UInt8>, of key: String?, line: Int) throws {}
     mutating func endOfRoot() throws {}
 }

@@ -12,6 +12,7 @@ struct FixRecordFormat: InputFormat {
     static func recognize(_ head: InputHead) -> Recognition {
         guard head.bytes.first == UInt8(ascii: "{") else { return .no }
         guard let line = head.firstLine else { return head.undecided }
+        // SAFETY: a copy of the head's first line, lent to the decoder for the closure only.
         let decoded = Array(line).withUnsafeBufferPointer { buf in
             var decoder = FixDecoder()
             return (try? decoder.decode(buf)) != nil

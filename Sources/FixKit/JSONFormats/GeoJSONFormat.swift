@@ -73,6 +73,8 @@ struct GeoJSONHandler: JSONStreamHandler {
         try sink.problem(line: line, message)
     }
 
+    // SAFETY: `bytes` is the stream reader's window, valid during this call only: what is kept is
+    // copied (`Array(bytes)`).
     mutating func value(_ bytes: UnsafeBufferPointer<UInt8>, of key: String?, line: Int) throws {
         guard let key else { return }
         if key == "generator" {
@@ -89,7 +91,10 @@ struct GeoJSONHandler: JSONStreamHandler {
         let properties = rootMembers["properties"] ?? (Array("null".utf8), type.line)
         let sink = self.sink
         let report: (Int, String) throws -> Void = { try sink.problem(line: $0, $1) }
+        // SAFETY: the kept members' arrays, lent for the nested closures only; the elements parsed
+        // from them are used inside.
         try geometry.bytes.withUnsafeBufferPointer { gb in
+            // SAFETY: as above.
             try properties.bytes.withUnsafeBufferPointer { pb in
                 guard let g = try JSONElement.parse(gb, line: geometry.line, what: "the feature's geometry", problem: report),
                     let p = try JSONElement.parse(pb, line: properties.line, what: "the feature's properties", problem: report)
@@ -99,6 +104,8 @@ struct GeoJSONHandler: JSONStreamHandler {
         }
     }
 
+    // SAFETY: `bytes` is the stream reader's window, valid during this call only; the element
+    // parsed from it is used inside the call.
     mutating func element(_ bytes: UnsafeBufferPointer<UInt8>, of key: String?, line: Int) throws {
         guard let e = try JSONElement.parse(bytes, line: line, what: "a feature", problem: { try sink.problem(line: $0, $1) }) else {
             return
@@ -241,6 +248,7 @@ struct GeoJSONHandler: JSONStreamHandler {
             }
         }
         line.append(UInt8(ascii: "}"))
+        // SAFETY: the line's array, lent to the decoder for the closure only.
         let decoded = line.withUnsafeBufferPointer { buf in
             Result { () throws(FixDecodingError) in try decoder.decode(buf) }
         }

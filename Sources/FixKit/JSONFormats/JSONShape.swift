@@ -24,6 +24,7 @@ enum JSONShape: Equatable {
     static func of(_ head: InputHead) -> JSONShape {
         guard let first = head.bytes.first else { return head.isComplete ? .notJSON : .needMore }
         guard first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { return .notJSON }
+        // SAFETY: the head's array, lent to the scanner for the closure only.
         return head.bytes.withUnsafeBufferPointer { buf in
             var s = JSONScanner(buf)
             do throws(JSONSyntaxError) {

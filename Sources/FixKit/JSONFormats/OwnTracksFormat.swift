@@ -79,6 +79,8 @@ struct OwnTracksFormat: InputFormat {
                     try sink.problem(line: number, "not a .rec line (a time, a marker such as *, then a JSON message); line skipped")
                     return
                 }
+                // SAFETY: `line[json...]` is a part of the window's line (`json` is an index of
+                // it), valid during the handler's call only.
                 try handler.value(UnsafeBufferPointer(rebasing: line[json...]), of: nil, line: number)
             } tooLong: { number in
                 try sink.problem(line: number, "a line longer than \(JSONStreamReader.elementLimit >> 20) MiB; skipped")
@@ -107,11 +109,13 @@ struct OwnTracksHandler: JSONStreamHandler {
         try sink.problem(line: line, message)
     }
 
+    // SAFETY: `bytes` is the stream reader's window, valid during this call only.
     mutating func element(_ bytes: UnsafeBufferPointer<UInt8>, of key: String?, line: Int) throws {
         try value(bytes, of: nil, line: line)
     }
 
     /// One message.
+    // SAFETY: `bytes` is the window's line, valid during this call only.
     mutating func value(_ bytes: UnsafeBufferPointer<UInt8>, of key: String?, line: Int) throws {
         guard let e = try JSONElement.parse(bytes, line: line, what: "an OwnTracks message", problem: { try sink.problem(line: $0, $1) }) else {
             return

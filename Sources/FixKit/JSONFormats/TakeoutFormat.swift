@@ -73,6 +73,8 @@ struct TakeoutHandler: JSONStreamHandler {
         try sink.problem(line: line, message)
     }
 
+    // SAFETY: `bytes` is the stream reader's element, valid during this call only; the decoders
+    // copy what they keep.
     mutating func element(_ bytes: UnsafeBufferPointer<UInt8>, of key: String?, line: Int) throws {
         if key == "locations" {
             let outcome: RecordsLocationDecoder.Outcome

@@ -34,6 +34,8 @@ struct RecordsLocationDecoder {
         v > max ? v - 4_294_967_296 : v
     }
 
+    // SAFETY: `bytes` is the stream reader's element, valid during this call only; what is kept is
+    // copied out.
     func decode(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> Outcome {
         var s = JSONScanner(bytes)
         var latE7: Double?
@@ -63,6 +65,7 @@ struct RecordsLocationDecoder {
                 let isMs = Key(bytes, key) == .timestampMs
                 if s.peek() == UInt8(ascii: "\"") {
                     let (r, _) = try s.scanString()
+                    // SAFETY: `r` is a string range the scanner found inside `bytes`.
                     let text = UnsafeBufferPointer(rebasing: bytes[r])
                     let t = isMs ? DecimalNumber.parse(text).map { Timestamp(milliseconds: Int64($0)) } : Timestamp.parse(text)
                     if let t {
@@ -118,6 +121,8 @@ struct RecordsLocationDecoder {
             timestampMs
 
         /// Matches a member name's bytes without making a String.
+        // SAFETY: `r` is a key range inside `bytes` (from the scanner), valid for the call; at most
+        // `n = r.count` bytes from `b` are compared.
         @inline(__always)
         init?(_ bytes: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) {
             let n = r.count

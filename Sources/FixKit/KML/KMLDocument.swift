@@ -57,6 +57,8 @@ struct KMLDocument: XMLVocabulary {
     var capturing: Bool { captureDepth != 0 }
 
     mutating func start(
+        // SAFETY: `name` and `uri` are libxml2's NUL-terminated strings, valid until this callback
+        // returns; read up to their NUL, not kept.
         name: UnsafePointer<UInt8>, uri: UnsafePointer<UInt8>?, line: Int,
         attribute: XMLAttributes, sink: FixSink
     ) throws {
@@ -95,6 +97,8 @@ struct KMLDocument: XMLVocabulary {
         stack.append(element)
     }
 
+    // SAFETY: `p` is libxml2's NUL-terminated name, valid during the callback; each comparison
+    // stops at its NUL.
     private func classify(_ p: UnsafePointer<UInt8>) -> Name {
         guard let parent = stack.last else { return .root }
         switch parent {
@@ -125,6 +129,7 @@ struct KMLDocument: XMLVocabulary {
         return .other
     }
 
+    // SAFETY: libxml2's text, valid during this callback only; copied.
     mutating func characters(_ bytes: UnsafeBufferPointer<UInt8>, sink: FixSink) throws {
         guard stack.last == .coordinates else {
             text.append(bytes)
@@ -264,6 +269,7 @@ struct KMLDocument: XMLVocabulary {
         }
         if parts.isEmpty { return nil }
         let values = parts.prefix(3).map { p in
+            // SAFETY: each part's array, lent to the parser for the closure only.
             p.withUnsafeBufferPointer { DecimalNumber.parse($0, trimmingXMLSpace: true) }
         }
         let shown = escapedForMessage(bytes.prefix(60))

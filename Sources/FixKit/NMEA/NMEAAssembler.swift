@@ -34,6 +34,8 @@ struct NMEAAssembler {
     var wroteUndated: Bool { dating.wroteUndated }
     var epochs: Int { dating.epochs }
     var fixes: Int { dating.fixes }
+    var repeatedTimes: Int { dating.repeatedTimes }
+    var tooFarBack: Int { dating.tooFarBack }
 
     init(fileName: String?, uere: Double?, date: Int64?) {
         dating = NMEADating(fileName: fileName, uere: uere, date: date)

@@ -17,6 +17,12 @@ struct NMEADating {
     private(set) var wroteUndated = false
     private(set) var epochs = 0
     private(set) var fixes = 0
+    /// The times of the fixes written (SPEC: two fixes of one trace never share a time).
+    private var written = WrittenTimes()
+    /// Fixes skipped because a fix of their time was already written.
+    private(set) var repeatedTimes = 0
+    /// Fixes skipped because their time goes back further than `WrittenTimes` remembers.
+    private(set) var tooFarBack = 0
 
     init(fileName: String?, uere: Double?, date: Int64?) {
         self.fileName = fileName
@@ -76,9 +82,32 @@ struct NMEADating {
         }
     }
 
+    /// Writes a fix unless a fix of its time was written before (or might have been: see
+    /// `WrittenTimes`), which is skipped and counted.
+    @inline(__always)
     private mutating func write(_ fix: inout Fix, _ emit: (inout Fix) throws -> Void) throws {
+        if let t = fix.time {
+            switch written.insert(t.milliseconds) {
+            case .new: break
+            case .repeated:
+                repeatedTimes += 1
+                return
+            case .tooFarBack:
+                tooFarBack += 1
+                return
+            }
+        }
         fixes += 1
         try emit(&fix)
+    }
+
+    /// Writes the held fixes in order and empties the list.
+    private mutating func writePending(_ emit: (inout Fix) throws -> Void) throws {
+        var held: [(fix: Fix, timeOfDay: Int64?)] = []
+        swap(&held, &pending)  // `write` changes `self`: the list is taken out meanwhile
+        for k in held.indices { try write(&held[k].fix, emit) }
+        held.removeAll(keepingCapacity: true)
+        swap(&held, &pending)
     }
 
     /// Dates the held epochs forwards from `--date`, which then is the current date.
@@ -92,9 +121,7 @@ struct NMEADating {
             previous = tod
         }
         day = d
-        fixes += pending.count
-        for k in pending.indices { try emit(&pending[k].fix) }
-        pending.removeAll(keepingCapacity: true)
+        try writePending(emit)
     }
 
     /// Dates the held epochs backwards from the first dated one.
@@ -107,16 +134,48 @@ struct NMEADating {
             pending[k].fix.time = Timestamp(milliseconds: d * 86_400_000 + tod)
             next = tod
         }
-        fixes += pending.count
-        for k in pending.indices { try emit(&pending[k].fix) }
-        pending.removeAll(keepingCapacity: true)
+        try writePending(emit)
     }
 
     private mutating func flushUndated(emit: (inout Fix) throws -> Void) throws {
         if optionDate != nil { return try flushWithOptionDate(emit: emit) }
         wroteUndated = true
-        fixes += pending.count
-        for k in pending.indices { try emit(&pending[k].fix) }
-        pending.removeAll(keepingCapacity: true)
+        try writePending(emit)
+    }
+}
+
+/// The times of the fixes an NMEA log has written, in constant memory, so that no time is
+/// written twice (SPEC: two fixes of one trace never share a time). A log's times mostly
+/// increase, and a time after every time written is new at the cost of one comparison; the
+/// last `capacity` times are kept to tell a repeat among them from a time that only goes back
+/// (a receiver that mixes up two epochs' sentences). A time at or before the newest time that
+/// has left that window cannot be told apart, so it counts as going back too far: the rule
+/// holds whatever the input, and a log whose time goes back that far (thousands of fixes)
+/// is a log whose fixes fixfilter would reject as old anyway.
+struct WrittenTimes {
+    static let capacity = 4096
+    enum Verdict { case new, repeated, tooFarBack }
+    /// The last `capacity` times written (milliseconds), a ring; `count` have been written.
+    private var ring = [Int64](repeating: 0, count: WrittenTimes.capacity)
+    private var count = 0
+    /// The newest time written, and the newest of those that left the ring.
+    private var newest = Int64.min
+    private var floor = Int64.min
+
+    /// Records `t` unless it repeats (or may repeat) a time recorded before.
+    @inline(__always)
+    mutating func insert(_ t: Int64) -> Verdict {
+        if t > newest {
+            newest = t
+        } else {
+            let kept = min(count, WrittenTimes.capacity)
+            for k in 0..<kept where ring[k] == t { return .repeated }
+            if t <= floor { return .tooFarBack }
+        }
+        let slot = count & (WrittenTimes.capacity - 1)
+        if count >= WrittenTimes.capacity { floor = max(floor, ring[slot]) }
+        ring[slot] = t
+        count += 1
+        return .new
     }
 }

@@ -64,7 +64,7 @@ enum NMEAVerdict: Equatable, Sendable {
 
 /// Why a sentence parser refused a sentence (field numbers as in the sentence's diagram,
 /// from 1 after the address).
-enum NMEARefusal: Equatable, Sendable, CustomStringConvertible {
+enum NMEARefusal: Error, Equatable, Sendable, CustomStringConvertible {
     /// Fewer fields than the sentence needs (this many).
     case tooFewFields(needs: Int)
     /// The field is not a UTC time `hhmmss[.sss]` of a real time of day.

@@ -10,6 +10,10 @@
 /// table and may move the buffer when it reads more), so a sentence is used at once and never
 /// stored: a parser copies out the numbers it reads.
 struct NMEASentence {
+    // SAFETY: `bytes` and `bounds` point into the reader's line buffer and its `FieldBounds`; both
+    // are valid only until the next sentence is framed (the buffer may move when more is read, and
+    // `bounds` is rewritten), so a sentence is used at once and never stored. Every field range is
+    // inside `bytes` (`frame` ends each field inside the sentence).
     let bytes: UnsafeBufferPointer<UInt8>
     /// Where each field ends: `bounds[0]` is the comma after the address, `bounds[n]` the
     /// comma (or the end of the last field) that ends field n. Field n runs from just after
@@ -33,6 +37,8 @@ struct NMEASentence {
     func isEmpty(_ n: Int) -> Bool { n > count || range(n).isEmpty }
 
     /// Field n's bytes; empty when the sentence has fewer fields.
+    // SAFETY: the returned buffer is a part of `bytes` (or empty at its start) and lives as long as
+    // the sentence does.
     func field(_ n: Int) -> UnsafeBufferPointer<UInt8> {
         guard n <= count else { return UnsafeBufferPointer(start: bytes.baseAddress, count: 0) }
         let r = range(n)
@@ -53,32 +59,13 @@ struct NMEASentence {
         return DecimalNumber.parse(field(n))
     }
 
-    /// A field that may be empty but must be a number when it is not: `.invalid` makes the
-    /// whole sentence malformed.
-    enum Value {
-        case absent
-        case value(Double)
-        case invalid
-
-        var double: Double? {
-            if case .value(let v) = self { return v }
-            return nil
-        }
-    }
-
-    func value(_ n: Int) -> Value {
-        guard !isEmpty(n) else { return .absent }
-        guard let v = DecimalNumber.parse(field(n)) else { return .invalid }
-        return .value(v)
-    }
-
-    /// The first of the listed fields that is neither empty nor a number, as a refusal; nil
-    /// when they all are.
-    func invalidNumber(_ fields: Int...) -> NMEARefusal? {
-        for n in fields {
-            if case .invalid = value(n) { return .number(field: n) }
-        }
-        return nil
+    /// Field n as a number, read once: nil when it is empty (or the sentence has fewer
+    /// fields); a field that is present but not a number makes the whole sentence malformed.
+    @inline(__always)
+    func optionalNumber(_ n: Int) throws(NMEARefusal) -> Double? {
+        guard !isEmpty(n) else { return nil }
+        guard let v = DecimalNumber.parse(field(n)) else { throw .number(field: n) }
+        return v
     }
 
     /// Decimal places in field n (`4807.038` has 3): how precise a coordinate is.
@@ -110,6 +97,8 @@ struct NMEASentence {
             guard d < 10 else { return nil }
             degrees = degrees * 10 + Double(d)
         }
+        // SAFETY: `text[(dot - 2)...]` is a part of the field, which is a part of the sentence's
+        // bytes, valid for this call; `dot >= 2` was checked above.
         guard let minutes = DecimalNumber.parse(UnsafeBufferPointer(rebasing: text[(dot - 2)...])), minutes >= 0,
             minutes < 60
         else { return nil }
@@ -267,6 +256,8 @@ enum NMEAFraming {
 /// sentence allocates.
 final class FieldBounds {
     static let capacity = 128
+    // SAFETY: allocated here for `capacity` fields, initialised, and freed in `deinit`: valid as
+    // long as the reader that owns this object; `frame` writes at most `capacity` entries.
     let storage: UnsafeMutablePointer<Int32>
 
     init() {

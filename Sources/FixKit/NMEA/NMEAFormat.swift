@@ -45,7 +45,18 @@ struct NMEAFormat: InputFormat {
             return
         }
         if let summary = reader.noiseSummary { sink.note(summary) }
-        if reader.assembler.fixes == 0, reader.assembler.epochs > 0 {
+        let a = reader.assembler
+        if a.repeatedTimes > 0 {
+            sink.note(
+                "\(a.repeatedTimes) epoch\(a.repeatedTimes == 1 ? "" : "s") skipped: a fix of \(a.repeatedTimes == 1 ? "its" : "their") time was already written (the log's time goes back); the first fix of a time is kept"
+            )
+        }
+        if a.tooFarBack > 0 {
+            sink.note(
+                "\(a.tooFarBack) epoch\(a.tooFarBack == 1 ? "" : "s") skipped: \(a.tooFarBack == 1 ? "its" : "their") time goes back past the last \(WrittenTimes.capacity) fixes, where a repeated time can no longer be told"
+            )
+        }
+        if a.fixes == 0, a.repeatedTimes == 0, a.tooFarBack == 0, a.epochs > 0 {
             sink.note("none of its \(reader.assembler.epochs) NMEA epochs has a valid position (all void): no fixes")
         }
         if reader.assembler.wroteUndated {

@@ -86,6 +86,8 @@ struct NMEAReader {
                         // NUL bytes (an SD card's unwritten tail, padding) end a sentence, not a line.
                         if i > start, !skipping {
                             try line(
+                                // SAFETY: `start..<i` lies inside the buffer (`start <= i < n`);
+                                // the line lives only during the call.
                                 UnsafeBufferPointer(start: base + start, count: i - start), number: lineNumber,
                                 emit: emit, problem: problem)
                         }
@@ -97,6 +99,8 @@ struct NMEAReader {
                     if c == 0x0D, i + 1 == n, !eof { break }
                     if i > start, !skipping {
                         try line(
+                            // SAFETY: as above: `start..<i` is inside the buffer, the line used
+                            // during the call only.
                             UnsafeBufferPointer(start: base + start, count: i - start), number: lineNumber, emit: emit,
                             problem: problem)
                     }
@@ -119,6 +123,7 @@ struct NMEAReader {
                 if eof {
                     if start < n, !skipping {
                         try line(
+                            // SAFETY: `start..<n` is inside the buffer, used during the call only.
                             UnsafeBufferPointer(start: base + start, count: n - start), number: lineNumber, emit: emit,
                             problem: problem)
                     }
@@ -135,6 +140,8 @@ struct NMEAReader {
                     while dollar > start, base[dollar] != UInt8(ascii: "$") { dollar -= 1 }
                     if k < scan, base[k] != UInt8(ascii: "{"), dollar > start {
                         try line(
+                            // SAFETY: `start..<dollar` is inside the buffer (`start < dollar < scan
+                            // <= n`), used during the call only.
                             UnsafeBufferPointer(start: base + start, count: dollar - start), number: lineNumber,
                             emit: emit, problem: problem)
                         start = dollar
@@ -206,6 +213,8 @@ struct NMEAReader {
     }
 
     /// The first byte at or after `i` that is not NUL, or `n`.
+    // SAFETY: `base` is the reader's buffer, valid for the call; words are read only where all
+    // eight bytes are below `n`, single bytes below `n`.
     @inline(__always)
     static func skipNULs(_ base: UnsafePointer<UInt8>, from i: Int, to n: Int) -> Int {
         var i = i
@@ -215,6 +224,8 @@ struct NMEAReader {
     }
 
     /// Skips LF bytes from `i`: where they end, and how many.
+    // SAFETY: `base` is the reader's buffer, valid for the call; words are read only where all
+    // eight bytes are below `n`, single bytes below `n`.
     @inline(__always)
     static func skipLFs(_ base: UnsafePointer<UInt8>, from i: Int, to n: Int) -> (Int, Int) {
         var k = i
@@ -224,6 +235,8 @@ struct NMEAReader {
     }
 
     private mutating func line(
+        // SAFETY: `bytes` is a line of the reader's buffer, valid only during this call (the buffer
+        // may move at the next read); nothing made from it is kept.
         _ bytes: UnsafeBufferPointer<UInt8>, number: Int, emit: (inout Fix) throws -> Void,
         problem: (Int, String) throws -> Void
     ) throws {
@@ -231,6 +244,8 @@ struct NMEAReader {
         while k < bytes.count, bytes[k] == 0x20 || bytes[k] == 0x09 { k += 1 }
         if k < bytes.count, bytes[k] == UInt8(ascii: "{") {
             counts.reports += 1
+            // SAFETY: `bytes[k...]` is a part of the line (k < bytes.count), used during the call
+            // only: the report copies what it keeps.
             switch gpsd.report(UnsafeBufferPointer(rebasing: bytes[k...])) {
             case .fix(var fix): try emit(&fix)
             case .skipped: break
@@ -265,6 +280,8 @@ struct NMEAReader {
     }
 
     private mutating func sentence(
+        // SAFETY: `bytes` runs from the sentence's `$` to the line's end, inside the line, valid
+        // during this call only.
         _ outcome: NMEAFraming.Outcome, _ bytes: UnsafeBufferPointer<UInt8>, emit: (inout Fix) throws -> Void
     ) throws {
         switch outcome {

@@ -133,6 +133,8 @@ struct ExtraMembers {
         wrapped.append(UInt8(ascii: "}"))
         let parsed: JSONValue
         do throws(JSONSyntaxError) {
+            // SAFETY: the local array, lent to the parser for the closure only; the value copies
+            // what it keeps.
             parsed = try wrapped.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) in try JSONValue.parse(buffer)
             }
         } catch {

@@ -1,35 +1,24 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Fixed-size records kept on disk between fixplot's two passes: the first pass reads the input
 /// and learns the picture's extent, the second draws. Standard input cannot be read twice, and
 /// a million fixes must not be held in memory, so each one is written here as a few numbers
 /// (56 bytes) and read back in order.
 ///
-/// The file is made in `$TMPDIR` (or `/tmp`) and unlinked at once: nothing is left behind,
-/// whatever way the tool ends. Memory: one buffer of `chunk` records.
+/// The file is a `TemporaryFile` (in `$TMPDIR` or `/tmp`, unlinked at once): nothing is left
+/// behind, whatever way the tool ends. Memory: one buffer of `chunk` records.
 final class PlotSpool<Record: BitwiseCopyable> {
-    let fd: Int32
+    private let file: TemporaryFile
     var buffer: [Record] = []
     let chunk = 1 << 14
     private(set) var count = 0
 
     init() throws(ToolFailure) {
-        let dir = ProcessInfo_tmpdir()
-        var template = Array((dir + "/fixplot-XXXXXX").utf8CString)
-        let d = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard d >= 0 else {
-            throw ToolFailure("cannot make a temporary file in \(dir): \(String(cString: strerror(errno)))")
+        do throws(SystemError) {
+            file = try TemporaryFile(prefix: "fixplot")
+        } catch {
+            throw ToolFailure("cannot make a temporary file in \(temporaryDirectory()): \(error.reason)")
         }
-        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-        fd = d
         buffer.reserveCapacity(chunk)
     }
-
-    deinit { close(fd) }
 
     @inline(__always)
     func append(_ r: Record) throws(ToolFailure) {
@@ -39,20 +28,16 @@ final class PlotSpool<Record: BitwiseCopyable> {
     }
 
     private func writeBuffer() throws(ToolFailure) {
-        let failed: Int32? = buffer.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                offset += n
-            }
-            return nil
+        // SAFETY: the buffer's records as bytes (`Record` is BitwiseCopyable), lent to the
+        // write for the call only.
+        let failed: SystemError? = buffer.withUnsafeBytes { raw in
+            do throws(SystemError) {
+                try file.append(raw)
+                return nil
+            } catch { return error }
         }
         if let failed {
-            throw ToolFailure("cannot write the temporary file: \(String(cString: strerror(failed)))")
+            throw ToolFailure("cannot write the temporary file: \(failed.reason)")
         }
         buffer.removeAll(keepingCapacity: true)
     }
@@ -60,41 +45,36 @@ final class PlotSpool<Record: BitwiseCopyable> {
     /// Calls `body` with every record, in the order appended. Once only.
     func forEach(_ body: (Record) throws -> Void) throws {
         try writeBuffer()
-        guard lseek(fd, 0, SEEK_SET) == 0 else {
-            throw ToolFailure("cannot read the temporary file back: \(String(cString: strerror(errno)))")
-        }
-        var storage = [Record](unsafeUninitializedCapacity: chunk) { _, n in n = 0 }
+        let stride = MemoryLayout<Record>.stride
         var left = count
+        var offset: Int64 = 0
         while left > 0 {
             let want = min(left, chunk)
-            storage = [Record](unsafeUninitializedCapacity: want) { buf, n in
-                let bytes = UnsafeMutableRawBufferPointer(buf)
-                var got = 0
-                while got < want * MemoryLayout<Record>.stride {
-                    let r = read(fd, bytes.baseAddress! + got, want * MemoryLayout<Record>.stride - got)
-                    if r < 0, errno == EINTR { continue }
-                    if r <= 0 { break }
-                    got += r
+            var failure: SystemError?
+            // SAFETY: the new array's uninitialised storage of `want` records, as bytes; the
+            // read fills at most `want * stride` bytes of it, and `n` counts only whole records
+            // read, all of them initialised (`Record` is BitwiseCopyable: any bytes written by
+            // `append` are a valid value).
+            let storage = [Record](unsafeUninitializedCapacity: want) { buf, n in
+                do throws(SystemError) {
+                    let got = try file.read(at: offset, into: UnsafeMutableRawBufferPointer(buf))
+                    n = got / stride
+                } catch {
+                    failure = error
+                    n = 0
                 }
-                n = got / MemoryLayout<Record>.stride
+            }
+            if let failure {
+                throw ToolFailure("cannot read the temporary file back: \(failure.reason)")
             }
             guard storage.count == want else {
                 throw ToolFailure("the temporary file was cut short")
             }
             for r in storage { try body(r) }
+            offset += Int64(want * stride)
             left -= want
         }
     }
-}
-
-/// `$TMPDIR`, or `/tmp`.
-func ProcessInfo_tmpdir() -> String {
-    if let p = getenv("TMPDIR"), p.pointee != 0 {
-        var s = String(cString: p)
-        while s.count > 1, s.hasSuffix("/") { s.removeLast() }
-        return s
-    }
-    return "/tmp"
 }
 
 /// A fix or a rejected fix, as the map's second pass needs it.

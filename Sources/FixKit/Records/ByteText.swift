@@ -20,6 +20,7 @@ public enum ByteText {
     static let base: UInt32 = 0x10_FF00
 
     /// The bytes as a `String`, each byte outside valid UTF-8 as U+10FF00 + b.
+    // SAFETY: `bytes` is the caller's, read during this call only; the String copies them.
     public static func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         if let s = String(validating: bytes, as: UTF8.self), !(bytes.contains(0xF4) && holdsStandIns(bytes)) {
             return s
@@ -34,6 +35,8 @@ public enum ByteText {
                 continue
             }
             var decoder = UTF8()
+            // SAFETY: `i..<i + need` lies inside `bytes` (`sequenceLength` checked each
+            // continuation byte against its count).
             var it = UnsafeBufferPointer(rebasing: bytes[i..<i + need]).makeIterator()
             if case .scalarValue(let scalar) = decoder.decode(&it) { out.append(scalar) }
             i += need
@@ -42,11 +45,14 @@ public enum ByteText {
     }
 
     public static func decode(_ bytes: [UInt8]) -> String {
+        // SAFETY: the array's storage, lent for the decode only.
         bytes.withUnsafeBufferPointer { decode($0) }
     }
 
     /// The length of the valid UTF-8 sequence at `i`, or 0 when the byte there starts none
     /// (RFC 3629: no overlong forms, no surrogates, nothing past U+10FFFF).
+    // SAFETY: `b` is the caller's, valid for the call; `i < b.count` (the caller's loop), and each
+    // further index is checked against the count in `cont`.
     static func sequenceLength(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> Int {
         let c = b[i]
         if c < 0x80 { return 1 }
@@ -69,6 +75,7 @@ public enum ByteText {
     }
 
     /// Whether valid UTF-8 bytes hold one of the characters that stand for bytes.
+    // SAFETY: `b` is the caller's, valid for the call; indices are checked against its count.
     static func holdsStandIns(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
         var i = 0
         while i + 3 < b.count {
@@ -100,6 +107,8 @@ public enum ByteText {
 
     /// The byte that a UTF-8 sequence `F4 8F B? ??` (U+10FF80...U+10FFFF) at `i` stands for,
     /// or nil when the bytes there are not such a sequence.
+    // SAFETY: `b` is the caller's, valid for the call; `i + 3 < b.count` is checked before the
+    // bytes after `i` are read.
     @inline(__always)
     static func standIn(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> UInt8? {
         guard b[i] == 0xF4, i + 3 < b.count, b[i + 1] == 0x8F, b[i + 2] & 0xFE == 0xBE else { return nil }
@@ -107,6 +116,8 @@ public enum ByteText {
     }
 
     /// Calls `body` with the bytes of `path` as a NUL-terminated C string, for `open(2)`.
+    // SAFETY: `b` is a NUL-terminated array of this function; the pointer is lent to `body` for the
+    // call only, which must not keep it.
     public static func withPath<R>(_ path: String, _ body: (UnsafePointer<CChar>) throws -> R) rethrows -> R {
         var b = bytes(path)
         b.append(0)
@@ -120,6 +131,8 @@ public enum ByteText {
     /// (Swift's `CommandLine.arguments` turns bytes that are not UTF-8 into U+FFFD).
     public static var arguments: [String] {
         (0..<Int(CommandLine.argc)).map { k in
+            // SAFETY: `argv` is the process's, alive for the whole run; each non-nil argument is
+            // NUL-terminated, and `strlen` counts the bytes that are copied by `decode`.
             guard let p = CommandLine.unsafeArgv[k] else { return "" }
             let n = strlen(p)
             return p.withMemoryRebound(to: UInt8.self, capacity: n) { decode(UnsafeBufferPointer(start: $0, count: n)) }

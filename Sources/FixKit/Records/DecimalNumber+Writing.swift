@@ -20,6 +20,8 @@ extension DecimalNumber {
     /// Whole numbers are written without a fraction (`5`), `-0.0` as `-0`. Not for NaN or
     /// infinities, which no record field can hold.
     public static func write(_ value: Double, into out: inout [UInt8]) {
+        // SAFETY: a stack buffer of 352 bytes, the widest number written (see `write(_:to:)`),
+        // alive for the closure only; the bytes written are copied into `out` before it ends.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 352) { b in
             guard let p = b.baseAddress else { return }
             let n = write(value, to: p)
@@ -29,6 +31,8 @@ extension DecimalNumber {
 
     /// Writes what `write(_:into:)` appends at `p`, which has room for `maxWidth(value)` bytes,
     /// and returns how many bytes it wrote.
+    // SAFETY: `p` has room for 352 bytes (the caller's buffer, for the call): no double is written
+    // longer.
     @inline(__always)
     public static func write(_ value: Double, to p: UnsafeMutablePointer<UInt8>) -> Int {
         if value == 0 {
@@ -50,6 +54,7 @@ extension DecimalNumber {
 
     /// The shortest digits of `magnitude`, in [1e-7, 1e16), out of line (the callers inline
     /// only the sign and range checks).
+    // SAFETY: `p` has room for 352 bytes (the caller's buffer, for the call).
     static func writePositive(_ magnitude: Double, to p: UnsafeMutablePointer<UInt8>) -> Int {
         let e10 = decimalExponent(magnitude)
         // Scale to 15 significant digits at once: if any decimal of 15 digits or fewer reads as
@@ -175,6 +180,8 @@ extension DecimalNumber {
     }
 
     /// "00" to "99": two digits at a time halve the divisions.
+    // SAFETY: a StaticString's bytes are in the binary, valid for the run: 200 bytes, indexed by `2
+    // * (0...99)`.
     @inline(__always)
     static var digitPairs: UnsafePointer<UInt8> {
         let table: StaticString =
@@ -193,6 +200,8 @@ extension DecimalNumber {
 
     /// Writes the last `count` decimal digits of `m` (with leading zeros if it has fewer)
     /// ending just before `end`, and returns `m / 10^count`.
+    // SAFETY: `end - count ..< end` must lie inside the caller's buffer; only those bytes are
+    // written.
     @inline(__always) @discardableResult
     static func writeDigits(_ m: UInt64, count: Int, endingAt end: UnsafeMutablePointer<UInt8>) -> UInt64 {
         var v = m
@@ -217,6 +226,8 @@ extension DecimalNumber {
 
     /// Writes `m / 10^decimals` in plain notation at `p` and returns its length; `m` has no
     /// trailing zero when `decimals > 0`.
+    // SAFETY: `p` has room for the digits and a point (the caller's 352-byte buffer), valid for the
+    // call.
     @inline(__always)
     static func writeScaled(_ m: UInt64, decimals: Int, to p: UnsafeMutablePointer<UInt8>) -> Int {
         let count = digitCount(m)
@@ -241,6 +252,8 @@ extension DecimalNumber {
     }
 
     /// As `slowWrite(_:into:)`, at `p` (room for 352 bytes); returns the length.
+    // SAFETY: `p` has room for 352 bytes, the longest text `slowWrite` makes; `bytes`' storage is
+    // lent for the copy only.
     static func slowWrite(_ value: Double, to p: UnsafeMutablePointer<UInt8>) -> Int {
         var bytes: [UInt8] = []
         slowWrite(value, into: &bytes)
@@ -263,6 +276,8 @@ extension DecimalNumber {
                 let n =
                     b.count >= 2 && b[b.count - 2] == UInt8(ascii: ".") && b[b.count - 1] == UInt8(ascii: "0")
                     ? b.count - 2 : b.count
+                // SAFETY: `b[..<n]` is a part of the String's UTF-8, lent by `withUTF8` for the
+                // closure only; it is copied.
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: b[..<n]))
                 return
             }

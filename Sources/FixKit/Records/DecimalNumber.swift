@@ -24,6 +24,7 @@ public enum DecimalNumber {
     /// Parses `[+-]digits[.digits][(e|E)[+-]digits]`, the grammar shared by JSON and
     /// `xsd:decimal` (plus exponents, which JSON allows). With `trimmingXMLSpace`, leading and
     /// trailing XML whitespace are ignored, as XML text content needs. No `nan`, `inf` or hex.
+    // SAFETY: `text` is the caller's, read during this call only; no pointer to it is kept.
     @inline(__always)
     public static func parse(_ text: UnsafeBufferPointer<UInt8>, trimmingXMLSpace: Bool = false) -> Double? {
         // The plain form inline at every caller, the rest out of line.
@@ -31,6 +32,8 @@ public enum DecimalNumber {
         return parseGeneral(text, trimmingXMLSpace: trimmingXMLSpace)
     }
 
+    // SAFETY: `text` is the caller's, read during this call only; every index is checked against
+    // its count.
     static func parseGeneral(_ text: UnsafeBufferPointer<UInt8>, trimmingXMLSpace: Bool) -> Double? {
         var start = 0
         var end = text.count
@@ -109,6 +112,7 @@ public enum DecimalNumber {
 
     /// The common case first: `[-]digits[.digits]` with at most 15 digits, read as one integer
     /// and one exact division (correctly rounded). Nil for anything else, which `parse` reads.
+    // SAFETY: `t` is the caller's, valid for the call; `p[k]` is read only for `k < n = t.count`.
     @inline(__always)
     static func parsePlain(_ t: UnsafeBufferPointer<UInt8>) -> Double? {
         let n = t.count
@@ -141,8 +145,12 @@ public enum DecimalNumber {
     /// `strtod` on a NUL-terminated copy. The grammar was checked above, so `strtod`'s extra
     /// forms (hex, `inf`, locale decimal points) never reach it; Swift programs run in the C
     /// locale, whose decimal point is `.`.
+    // SAFETY: `text` is the caller's, valid for the call, and `start..<end` lies inside it (the
+    // grammar check above found it there).
     static func slowParse(_ text: UnsafeBufferPointer<UInt8>, start: Int, end: Int) -> Double? {
         let n = end - start
+        // SAFETY: a stack buffer of `n + 1` C characters, alive for the closure only: the `n` bytes
+        // and a NUL are written, and strtod reads up to the NUL.
         return withUnsafeTemporaryAllocation(of: CChar.self, capacity: n + 1) { buf -> Double? in
             for k in 0..<n { buf[k] = CChar(bitPattern: text[start + k]) }
             buf[n] = 0

@@ -65,6 +65,7 @@ public struct Fix: Equatable, Sendable {
     }
 
     /// Appends an unknown member, given as `"key":value` bytes, after those already kept.
+    // SAFETY: `member` is the caller's, copied into `extra` during this call.
     public mutating func appendExtra(_ member: UnsafeBufferPointer<UInt8>) {
         if !extra.isEmpty { extra.append(UInt8(ascii: ",")) }
         extra.append(contentsOf: member)

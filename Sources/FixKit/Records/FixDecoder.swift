@@ -16,6 +16,8 @@ public struct FixDecoder {
 
     public init() {}
 
+    // SAFETY: `line` is the caller's (a line of the reader's buffer), read during this call only;
+    // the fix copies what it keeps (numbers, strings, extra members).
     public mutating func decode(_ line: UnsafeBufferPointer<UInt8>) throws(FixDecodingError) -> Fix {
         var s = JSONScanner(line)
         do {
@@ -56,6 +58,8 @@ public struct FixDecoder {
                     }
                 } else {
                     try s.skipValue()
+                    // SAFETY: `memberStart..<s.position` is what the scanner just passed, inside
+                    // its bytes; `appendExtra` copies it.
                     fix.appendExtra(UnsafeBufferPointer(rebasing: s.bytes[memberStart..<s.position]))
                 }
                 previousEnd = s.position
@@ -92,6 +96,8 @@ public struct FixDecoder {
     }
 
     /// Matches a key's bytes against the known members without making a String.
+    // SAFETY: `r` is a key range the scanner found inside `bytes` (valid for the call); `b` points
+    // at its first byte and at most `n = r.count` bytes are compared.
     @inline(__always)
     static func field(_ bytes: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> FixField? {
         let n = r.count
@@ -131,11 +137,14 @@ public struct FixDecoder {
             if escaped {
                 parsed = Timestamp.parse(s.stringValue(r, escaped: true))
             } else {
+                // SAFETY: `r` is a string range inside the scanner's bytes; the parse reads it
+                // during the call.
                 parsed = Timestamp.parse(UnsafeBufferPointer(rebasing: s.bytes[r]))
             }
             guard let parsed else {
                 throw JSONSyntaxError(
                     message:
+                        // SAFETY: as above; the String copies the bytes.
                         "\"time\" \(String(decoding: UnsafeBufferPointer(rebasing: s.bytes[r]), as: UTF8.self).debugDescription) is not an RFC 3339 time such as 2026-01-01T09:00:00Z",
                     offset: at)
             }
@@ -215,6 +224,7 @@ public struct MemberSpan: Sendable, Equatable {
     }
 }
 
+// SAFETY: `a` and `b` must each point at `n` readable bytes for the call.
 @inline(__always)
 func memcmpBytes(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
     for k in 0..<n where a[k] != b[k] { return false }
@@ -230,6 +240,8 @@ public struct FixDecodingError: Error, Sendable, CustomStringConvertible {
 extension FixDecoder {
     /// Appends the members of a JSON object, verbatim, to `fix.extra`: how gpx2fix restores the
     /// members fix2gpx kept in its `json` extension.
+    // SAFETY: `bytes` is the caller's, read during this call only; the members are copied into
+    // `fix.extra`.
     public static func appendMembers(ofObject bytes: UnsafeBufferPointer<UInt8>, to fix: inout Fix)
         throws(JSONSyntaxError)
     {
@@ -245,6 +257,8 @@ extension FixDecoder {
                 _ = try s.scanString()
                 try s.expect(UInt8(ascii: ":"), "':' after the member name")
                 try s.skipValue()
+                // SAFETY: `start..<s.position` is what the scanner just passed, inside `bytes`;
+                // copied.
                 fix.appendExtra(UnsafeBufferPointer(rebasing: bytes[start..<s.position]))
                 s.skipSpace()
                 guard let c = s.peek() else { throw s.error("expected ',' or '}', found the end") }

@@ -6,6 +6,9 @@ public enum FixEncoder {
     /// Appends one line. The line is built on the stack, through a pointer, and appended
     /// once: an append per member costs more than writing the digits.
     public static func encode(_ fix: Fix, into out: inout [UInt8]) {
+        // SAFETY: a stack buffer of `maxWidth(fix)` bytes, alive for the closure only:
+        // `encode(_:to:)` writes at most that many (`maxWidth` bounds every member), and the bytes
+        // are copied into `out` before it ends.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maxWidth(fix)) { b in
             guard let p = b.baseAddress else { return }
             let n = encode(fix, to: p)
@@ -39,10 +42,14 @@ public enum FixEncoder {
 
     /// Writes the line for `fix` at `p`, which has room for `maxWidth(fix)` bytes, and returns
     /// its length.
+    // SAFETY: `p` has room for `maxWidth(fix)` bytes (the caller's stack buffer), valid for the
+    // call; each member writes at most the width `maxWidth` counted for it.
     @inline(__always)
     static func encode(_ fix: Fix, to p: UnsafeMutablePointer<UInt8>) -> Int {
         var at = p
         @inline(__always) func key(_ k: StaticString) {
+            // SAFETY: `k` is a StaticString in the binary (valid for the run), `utf8CodeUnitCount`
+            // bytes; `at` has room for them (counted in `maxWidth`).
             UnsafeMutableRawPointer(at).copyMemory(from: k.utf8Start, byteCount: k.utf8CodeUnitCount)
             at += k.utf8CodeUnitCount
         }
@@ -90,6 +97,8 @@ public enum FixEncoder {
         if !fix.extra.isEmpty {
             at[0] = UInt8(ascii: ",")
             at += 1
+            // SAFETY: `extra`'s storage, lent for the closure; its `count` bytes fit at `at`
+            // (counted in `maxWidth`).
             fix.extra.withUnsafeBufferPointer { e in
                 guard let base = e.baseAddress else { return }
                 at.update(from: base, count: e.count)
@@ -110,6 +119,7 @@ public enum FixEncoder {
 }
 
 /// Writes a decimal integer at `p` (room for 20 bytes) and returns its length.
+// SAFETY: `p` has room for 20 bytes, the longest Int (the caller's buffer, for the call).
 @inline(__always)
 func writeInteger(_ v: Int, to p: UnsafeMutablePointer<UInt8>) -> Int {
     var at = p
@@ -129,6 +139,8 @@ func stringWidth(_ s: String) -> Int { 2 + 6 * s.utf8.count }
 
 /// Writes `s` as `writeString(_:into:)` appends it, at `p` (room for `stringWidth(s)` bytes),
 /// and returns the length.
+// SAFETY: `p` has room for `stringWidth(s)` bytes, valid for the call; `s`'s UTF-8 storage is lent
+// by `withUTF8` for the closure only.
 func writeString(_ s: String, to p: UnsafeMutablePointer<UInt8>) -> Int {
     var at = p
     at[0] = UInt8(ascii: "\"")
@@ -194,6 +206,7 @@ public func writeInteger(_ v: Int, into out: inout [UInt8]) {
         return
     }
     var tmp: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for 20 digits
+    // SAFETY: the 24 bytes of the local tuple, for the closure only; at most 20 digits are written.
     withUnsafeMutableBytes(of: &tmp) { raw in
         var n = 0
         while m > 0 {
@@ -221,6 +234,8 @@ public func writeString(_ s: String, into out: inout [UInt8]) {
             i += 1
             if c == 0xF4, let b = ByteText.standIn(bytes, at: i - 1) {
                 // A byte that is not UTF-8, written back as it was read (ByteText).
+                // SAFETY: `runStart..<i - 1` lies inside `bytes`, the string's UTF-8 lent for the
+                // closure.
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i - 1]))
                 out.append(b)
                 i += 3
@@ -228,6 +243,8 @@ public func writeString(_ s: String, into out: inout [UInt8]) {
                 continue
             }
             guard c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") else { continue }
+            // SAFETY: `runStart..<i - 1` lies inside `bytes`, the string's UTF-8 lent for the
+            // closure.
             out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i - 1]))
             runStart = i
             out.append(UInt8(ascii: "\\"))
@@ -241,6 +258,7 @@ public func writeString(_ s: String, into out: inout [UInt8]) {
                 out.append(contentsOf: [UInt8(ascii: "u"), 48, 48, hex[Int(c >> 4)], hex[Int(c & 15)]])
             }
         }
+        // SAFETY: `runStart...` lies inside `bytes`, the string's UTF-8 lent for the closure.
         out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
     }
     out.append(UInt8(ascii: "\""))

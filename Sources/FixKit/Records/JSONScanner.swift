@@ -4,9 +4,13 @@
 ///
 /// Errors are `JSONSyntaxError` values with a byte offset and words a user can act on.
 struct JSONScanner {
+    // SAFETY: the text being read, the caller's: a scanner lives inside the call that lends it (a
+    // decode of one line) and is never stored beyond it; every read checks `position` against
+    // `bytes.count`.
     let bytes: UnsafeBufferPointer<UInt8>
     var position: Int = 0
 
+    // SAFETY: `bytes` must outlive the scanner (see `bytes`).
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
     }
@@ -54,6 +58,8 @@ struct JSONScanner {
         var escaped = false
         // Plain bytes (not a quote, a backslash or a control character) are most of a string:
         // skip them in a tight loop.
+        // SAFETY: `base` is `bytes`' start, valid while the scanner is; `i < n = bytes.count` for
+        // every read.
         if let base = bytes.baseAddress {
             let n = bytes.count
             var i = position
@@ -104,6 +110,8 @@ struct JSONScanner {
 
     /// The value of a string scanned by `scanString`, escapes resolved.
     func stringValue(_ range: Range<Int>, escaped: Bool) -> String {
+        // SAFETY: `range` came from `scanString` over `bytes`, so it lies inside it; the decoded
+        // String is a copy.
         let raw = UnsafeBufferPointer(rebasing: bytes[range])
         if !escaped { return ByteText.decode(raw) }
         var out: [UInt8] = []
@@ -145,6 +153,9 @@ struct JSONScanner {
         return ByteText.decode(out)
     }
 
+    // SAFETY: `at ..< at + 4` lies inside `raw`: `scanString` accepted every `\u` escape only
+    // with four hex digits after it (and the second of a surrogate pair is checked by
+    // `i + 5 < raw.count`).
     private func hex4(_ raw: UnsafeBufferPointer<UInt8>, _ at: Int) -> UInt32 {
         var v: UInt32 = 0
         for k in 0..<4 {
@@ -161,6 +172,7 @@ struct JSONScanner {
     }
 
     /// Scans a JSON number at `position` and returns its bytes.
+    // SAFETY: the number returned is a part of `bytes`, valid as long as the scanner's text is.
     mutating func scanNumber() throws(JSONSyntaxError) -> UnsafeBufferPointer<UInt8> {
         let start = position
         if peek() == UInt8(ascii: "-") { position += 1 }
@@ -181,6 +193,7 @@ struct JSONScanner {
             guard let c = peek(), c &- 48 < 10 else { throw error("expected a digit in the exponent") }
             while let c = peek(), c &- 48 < 10 { position += 1 }
         }
+        // SAFETY: `start..<position` is what the scanner just passed, inside `bytes`.
         return UnsafeBufferPointer(rebasing: bytes[start..<position])
     }
 

@@ -37,6 +37,8 @@ public enum JSONValue: Equatable, Sendable {
     }
 
     /// Parses one JSON text (RFC 8259), with the error's byte offset.
+    // SAFETY: `bytes` is the caller's, read during this call only; the value copies every string
+    // and number it keeps.
     public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> JSONValue {
         var s = JSONScanner(bytes)
         let v = try value(&s, depth: 0)

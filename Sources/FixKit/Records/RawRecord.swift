@@ -4,6 +4,8 @@
 public enum RawRecord {
     /// `line` without its top-level members named `name` (and one comma each). Returns nil when
     /// the line has no such member. The line must be a JSON object (as decoded already).
+    // SAFETY: `line` is the caller's, read during this call only; every range below comes from the
+    // scanner over it, so it lies inside it, and the bytes are copied into `out`.
     public static func removingMember(_ name: StaticString, from line: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         // Each member: where its separator starts (the previous value's end), its key, its end.
         var members: [(separator: Int, key: Int, end: Int, matches: Bool)] = []
@@ -24,6 +26,8 @@ public enum RawRecord {
                 try s.skipValue()
                 let matches =
                     !escaped && key.count == name.utf8CodeUnitCount
+                    // SAFETY: `key` is a range inside `line` of `key.count` bytes, and the name has
+                    // as many (checked just before); both are valid for the call.
                     && memcmpBytes(line.baseAddress! + key.lowerBound, name.utf8Start, key.count)
                 members.append((separator, keyStart, s.position, matches))
                 separator = s.position
@@ -38,16 +42,21 @@ public enum RawRecord {
         guard members.contains(where: \.matches) else { return nil }
         var out: [UInt8] = []
         out.reserveCapacity(line.count)
+        // SAFETY: `..<afterBrace` lies inside `line` (the scanner passed it); copied.
         out.append(contentsOf: UnsafeBufferPointer(rebasing: line[..<afterBrace]))
         var wroteOne = false
         for m in members where !m.matches {
             // The first member kept keeps the original first member's leading space, not a comma.
             let lead = wroteOne ? m.separator : afterBrace
             let leadEnd = wroteOne ? m.key : members[0].key
+            // SAFETY: the member's ranges come from the scanner over `line`, so they lie inside it;
+            // copied.
             out.append(contentsOf: UnsafeBufferPointer(rebasing: line[lead..<leadEnd]))
+            // SAFETY: as above: inside `line`, copied.
             out.append(contentsOf: UnsafeBufferPointer(rebasing: line[m.key..<m.end]))
             wroteOne = true
         }
+        // SAFETY: the last member's end is inside `line`; copied.
         out.append(contentsOf: UnsafeBufferPointer(rebasing: line[members[members.count - 1].end...]))
         return out
     }
@@ -56,6 +65,8 @@ public enum RawRecord {
     /// the same bytes as `removingMember`, without scanning the line again or allocating.
     /// Returns false, appending nothing, unless the span holds exactly one member.
     public static func appendRemoving(
+        // SAFETY: `line` is the caller's, read during this call only; `span.end <= line.count` is
+        // checked, and the span's other offsets are below its end.
         _ span: MemberSpan, from line: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]
     ) -> Bool {
         guard span.count == 1, span.end <= line.count else { return false }
@@ -68,13 +79,17 @@ public enum RawRecord {
         } else {
             (head, tail) = (span.afterBrace, span.end)  // the only member
         }
+        // SAFETY: `..<head` and `tail...` lie inside `line` (head <= tail <= span.end <= count);
+        // copied.
         out.append(contentsOf: UnsafeBufferPointer(rebasing: line[..<head]))
+        // SAFETY: as above.
         out.append(contentsOf: UnsafeBufferPointer(rebasing: line[tail...]))
         return true
     }
 
     /// Appends `member` (`"key":value` bytes) as the object's last member, before its `}`.
     public static func appendingMember(
+        // SAFETY: `line` is the caller's, read during this call only.
         _ member: some Collection<UInt8>, to line: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]
     ) {
         var end = line.count
@@ -85,9 +100,11 @@ public enum RawRecord {
         }
         var inner = end - 1
         while inner > 0, isXMLSpace(line[inner - 1]) { inner -= 1 }
+        // SAFETY: `end - 1` is the index of the `}` found inside `line`; copied.
         out.append(contentsOf: UnsafeBufferPointer(rebasing: line[..<(end - 1)]))
         if line[inner - 1] != UInt8(ascii: "{") { out.append(UInt8(ascii: ",")) }
         out.append(contentsOf: member)
+        // SAFETY: as above.
         out.append(contentsOf: UnsafeBufferPointer(rebasing: line[(end - 1)...]))
     }
 }

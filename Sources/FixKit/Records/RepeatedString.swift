@@ -4,8 +4,12 @@ struct RepeatedString {
     private var bytes: [UInt8] = []
     private var string = ""
 
+    // SAFETY: `raw` is the caller's, valid for the call; it is compared with, and copied into,
+    // arrays of this value.
     mutating func string(_ raw: UnsafeBufferPointer<UInt8>) -> String {
         if raw.count == bytes.count,
+            // SAFETY: both buffers hold `raw.count` bytes (the counts were just compared equal, and
+            // neither is empty when memcmp runs), each valid for the closure.
             bytes.withUnsafeBufferPointer({ raw.count == 0 || memcmpBytes(raw.baseAddress!, $0.baseAddress!, raw.count) })
         {
             return string

@@ -101,6 +101,8 @@ extension Timestamp {
     /// whitespace is ignored. A leap second (`:60`) counts as the first second of the next minute.
     /// Returns nil for anything else: a calendar date that does not exist, a missing field, a
     /// time that in UTC falls outside years 0000 to 9999.
+    // SAFETY: `text` is the caller's, read during this call only; every index is checked against
+    // its count.
     public static func parse(_ text: UnsafeBufferPointer<UInt8>) -> Timestamp? {
         var start = 0
         var end = text.count
@@ -198,6 +200,8 @@ extension Timestamp {
     /// (every reader does) and this clamps only as a last defence.
     public func write(into out: inout [UInt8]) {
         // Built on the stack and appended once: per-byte appends cost more than the arithmetic.
+        // SAFETY: a stack buffer of `maxWidth` bytes, alive for the closure only; `write(to:)`
+        // writes at most that many, copied into `out` before it ends.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Timestamp.maxWidth) { b in
             guard let p = b.baseAddress else { return }
             let n = write(to: p)
@@ -210,6 +214,7 @@ extension Timestamp {
 
     /// Writes what `write(into:)` appends at `b`, which has room for `maxWidth` bytes, and
     /// returns how many bytes it wrote.
+    // SAFETY: `b` has room for `maxWidth` bytes (the caller's buffer, for the call).
     @inline(__always)
     public func write(to b: UnsafeMutablePointer<UInt8>) -> Int {
         var ms = milliseconds

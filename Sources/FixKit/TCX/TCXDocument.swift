@@ -51,6 +51,8 @@ struct TCXDocument: XMLVocabulary {
     private var parent: Name? { stack.last }
 
     mutating func start(
+        // SAFETY: `name` and `uri` are libxml2's NUL-terminated strings, valid until this callback
+        // returns; read up to their NUL, not kept.
         name: UnsafePointer<UInt8>, uri: UnsafePointer<UInt8>?, line: Int,
         attribute: XMLAttributes, sink: FixSink
     ) throws {
@@ -91,6 +93,8 @@ struct TCXDocument: XMLVocabulary {
     }
 
     /// What an element is, from its name and where it stands.
+    // SAFETY: `p` is libxml2's NUL-terminated name, valid during the callback; each comparison
+    // stops at its NUL.
     private func classify(_ p: UnsafePointer<UInt8>) -> Name {
         guard let parent else { return xmlNameIs(p, "TrainingCenterDatabase") ? .root : .other }
         switch parent {
@@ -133,6 +137,7 @@ struct TCXDocument: XMLVocabulary {
         return .other
     }
 
+    // SAFETY: libxml2's text, valid during this callback only; copied.
     mutating func characters(_ bytes: UnsafeBufferPointer<UInt8>, sink: FixSink) {
         text.append(bytes)
     }

@@ -76,14 +76,14 @@ public struct Fix2Gpx: Tool {
                     "--split - names no directory: - is standard output, and --split writes one file per trace (use ./- for a directory named -)"
                 )
             }
-            var st = stat()
-            if ByteText.withPath(dir, { stat($0, &st) }) == 0 {
-                guard (st.st_mode & S_IFMT) == S_IFDIR else {
+            if let kind = System.kind(of: dir) {
+                guard kind == .directory else {
                     throw OptionFileError("--split \(shownPath(dir)) is not a directory")
                 }
-            } else if ByteText.withPath(dir, { mkdir($0, 0o777) }) != 0 {
-                throw OptionFileError(
-                    "cannot make the --split directory \(shownPath(dir)): \(String(cString: strerror(errno)))")
+            } else {
+                do throws(SystemError) { try System.makeDirectory(dir) } catch {
+                    throw OptionFileError("cannot make the --split directory \(shownPath(dir)): \(error.reason)")
+                }
             }
         }
     }
@@ -213,12 +213,12 @@ public struct Fix2Gpx: Tool {
         for path in paths { try FileIdentity.refuse("--split's file \(shownPath(path))", at: path, ifAmong: inputs) }
         for k in parts.indices {
             let path = paths[k]
-            let fd = ByteText.withPath(path) { open($0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666) }
-            guard fd >= 0 else {
-                throw ToolFailure("cannot write \(shownPath(path)): \(String(cString: strerror(errno)))")
+            let fd: Int32
+            do throws(SystemError) { fd = try System.createForWriting(path, mode: 0o666) } catch {
+                throw ToolFailure("cannot write \(shownPath(path)): \(error.reason)")
             }
             let file = OutputSink(fd: fd)
-            defer { close(fd) }
+            defer { System.close(fd) }
             do {
                 try spool.drain(parts[k].spooled, to: file)
                 var tail: [UInt8] = []

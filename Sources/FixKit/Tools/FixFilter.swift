@@ -93,11 +93,9 @@ public struct FixFilter: Tool {
         rejectsToOutput = rejectsPath == "-"
         if let path = rejectsPath, !rejectsToOutput {
             try FileIdentity.refuse("--rejects \(shownPath(path))", at: path, ifAmong: options.inputs)
-            let fd = ByteText.withPath(path) { open($0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
-            guard fd >= 0 else {
-                throw OptionFileError("cannot write --rejects \(shownPath(path)): \(String(cString: strerror(errno)))")
+            do throws(SystemError) { rejects = OutputSink(fd: try System.createForWriting(path, mode: 0o644)) } catch {
+                throw OptionFileError("cannot write --rejects \(shownPath(path)): \(error.reason)")
             }
-            rejects = OutputSink(fd: fd)
         } else {
             rejects = nil
         }
@@ -120,7 +118,7 @@ public struct FixFilter: Tool {
         defer {
             if let rejects {
                 try? rejects.flush()
-                close(rejects.fd)
+                System.close(rejects.fd)
             }
         }
         // A failure to write the rejects file is its own error, not standard output's.
@@ -128,7 +126,7 @@ public struct FixFilter: Tool {
             let reason: String
             switch error {
             case .closed: reason = "the reader closed it"
-            case .failed(let e): reason = String(cString: strerror(e))
+            case .failed(let e): reason = SystemError.describe(e)
             }
             return ToolFailure("writing --rejects \(shownPath(rejectsPath ?? "")) failed: \(reason)")
         }

@@ -61,7 +61,7 @@ public struct Gpx2Fix: Tool {
     let traceName: String?
     let progress: ProgressLine.Mode
     /// Whether a descriptor is a terminal, and the clock: injected by tests of the progress line.
-    var isTerminal: (Int32) -> Bool = { isatty($0) == 1 }
+    var isTerminal: (Int32) -> Bool = { System.isTerminal($0) }
     var clock: () -> Double = ProgressLine.monotonicSeconds
 
     public init(options: ParsedOptions) throws {

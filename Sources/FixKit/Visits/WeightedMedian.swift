@@ -19,6 +19,8 @@ enum WeightedMedian {
         guard !values.isEmpty else { return nil }
         let target = weights.reduce(0, +) * q
         var items = zip(values, weights).map { Item(value: $0, weight: $1) }
+        // SAFETY: `items`' storage, lent to `select` for the closure only; it reorders the items in
+        // place.
         return items.withUnsafeMutableBufferPointer { select($0, target: target) }
     }
 
@@ -27,6 +29,7 @@ enum WeightedMedian {
     static func quantile(_ items: [Item], total: Double, _ q: Double) -> Double? {
         guard !items.isEmpty else { return nil }
         var scratch = items
+        // SAFETY: the scratch copy's storage, lent to `select` for the closure only.
         return scratch.withUnsafeMutableBufferPointer { select($0, target: total * q) }
     }
 
@@ -35,6 +38,8 @@ enum WeightedMedian {
         var weight: Double
     }
 
+    // SAFETY: `a` is the caller's array storage, lent for the call; every index stays in
+    // `0..<a.count` (`lo` and `hi` only narrow it).
     private static func select(_ a: UnsafeMutableBufferPointer<Item>, target: Double) -> Double {
         var lo = 0
         var hi = a.count
@@ -75,6 +80,7 @@ enum WeightedMedian {
             }
         }
         // A few items left: sort them and walk up.
+        // SAFETY: `lo..<hi` lies inside `a` (see above).
         var rest = UnsafeMutableBufferPointer(rebasing: a[lo..<hi])
         rest.sort { $0.value < $1.value }
         var running = below

@@ -14,6 +14,8 @@ struct ElementText {
         cutBytes = 0
     }
 
+    // SAFETY: `piece` is libxml2's text, valid during the callback that hands it over; it is copied
+    // into `bytes` here.
     @inline(__always)
     mutating func append(_ piece: UnsafeBufferPointer<UInt8>) {
         let room = ElementText.limit - bytes.count
@@ -69,15 +71,21 @@ struct ElementText {
         return escapedForMessage(t.prefix(60)) + (t.count > 60 ? "..." : "")
     }
 
+    // SAFETY: `bytes`' storage, read by the parser during the closure only.
     var number: Double? { bytes.withUnsafeBufferPointer { DecimalNumber.parse($0, trimmingXMLSpace: true) } }
 
     var timestamp: Timestamp? {
         let r = trimmedRange
+        // SAFETY: `bytes`' storage, lent for the closure; `r` is a range inside it
+        // (`trimmedRange`).
         return bytes.withUnsafeBufferPointer { Timestamp.parse(UnsafeBufferPointer(rebasing: $0[r])) }
     }
 }
 
 /// Compares a NUL-terminated name from libxml2 with a literal.
+// SAFETY: `p` is a NUL-terminated name from libxml2, valid during the callback; at most `n + 1`
+// bytes are read, and a shorter name differs at its NUL first. `w` is the literal's bytes, in the
+// binary.
 @inline(__always)
 func xmlNameIs(_ p: UnsafePointer<UInt8>, _ s: StaticString) -> Bool {
     let n = s.utf8CodeUnitCount

@@ -18,7 +18,8 @@ enum GGA: NMEASentenceParser {
 
     static func apply(_ s: NMEASentence, to epoch: inout NMEAEpoch) -> NMEAVerdict {
         guard s.count >= 9 else { return .refused(.tooFewFields(needs: 9)) }
-        if let refusal = s.invalidNumber(7, 8, 9) { return .refused(refusal) }
+        let numbers: GGA.Numbers
+        do throws(NMEARefusal) { numbers = try GGA.Numbers(s) } catch { return .refused(error) }
         guard let quality = s.char(6), quality != UInt8(ascii: "0") else {
             epoch.sawVoid = true
             return .void
@@ -27,16 +28,33 @@ enum GGA: NMEASentenceParser {
             epoch.sawVoid = true
             return .notMeasured
         }
-        return applyFixData(s, altitude: s.char(10) == nil || s.char(10) == UInt8(ascii: "M"), to: &epoch)
+        return applyFixData(s, numbers, altitude: s.char(10) == nil || s.char(10) == UInt8(ascii: "M"), to: &epoch)
+    }
+
+    /// Fields 7 (satellites), 8 (HDOP) and 9 (altitude) of GGA and GNS, each read once: empty
+    /// is nil, and one that is present but not a number makes the sentence malformed.
+    struct Numbers {
+        var satellites: Double?
+        var hdop: Double?
+        var altitude: Double?
+
+        @inline(__always)
+        init(_ s: NMEASentence) throws(NMEARefusal) {
+            satellites = try s.optionalNumber(7)
+            hdop = try s.optionalNumber(8)
+            altitude = try s.optionalNumber(9)
+        }
     }
 
     /// The fields GGA and GNS share: position (2-5), satellites (7), HDOP (8) and altitude
     /// (9). The position is read only when it is more precise than the one the epoch has.
-    static func applyFixData(_ s: NMEASentence, altitude: Bool, to epoch: inout NMEAEpoch) -> NMEAVerdict {
+    static func applyFixData(
+        _ s: NMEASentence, _ numbers: Numbers, altitude: Bool, to epoch: inout NMEAEpoch
+    ) -> NMEAVerdict {
         // A count no receiver can have (more than every satellite ever launched) makes the
         // sentence malformed, checked before anything is taken from it: `Int(n)` would trap
         // past Int.max.
-        if let n = s.number(7), n > maxSatellites { return .refused(.satellites(field: 7)) }
+        if let n = numbers.satellites, n > maxSatellites { return .refused(.satellites(field: 7)) }
         // Counting the decimals is cheaper than reading a position only to throw it away.
         if epoch.lat == nil || epoch.wantsPosition(decimals: s.decimals(2) + s.decimals(4)) {
             var decimals = 0
@@ -48,9 +66,9 @@ enum GGA: NMEASentenceParser {
             }
             epoch.offerPosition(lat, lon, decimals: decimals)
         }
-        if let n = s.number(7), n >= 0, n == n.rounded() { epoch.set(\.sat, Int(n)) }
-        epoch.set(\.hdop, s.number(8))
-        if altitude { epoch.set(\.alt, s.number(9)) }
+        if let n = numbers.satellites, n >= 0, n == n.rounded() { epoch.set(\.sat, Int(n)) }
+        epoch.set(\.hdop, numbers.hdop)
+        if altitude { epoch.set(\.alt, numbers.altitude) }
         return .used
     }
 }

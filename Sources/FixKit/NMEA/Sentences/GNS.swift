@@ -13,12 +13,13 @@ enum GNS: NMEASentenceParser {
 
     static func apply(_ s: NMEASentence, to epoch: inout NMEAEpoch) -> NMEAVerdict {
         guard s.count >= 8 else { return .refused(.tooFewFields(needs: 8)) }
-        if let refusal = s.invalidNumber(7, 8, 9) { return .refused(refusal) }
+        let numbers: GGA.Numbers
+        do throws(NMEARefusal) { numbers = try GGA.Numbers(s) } catch { return .refused(error) }
         let mode = s.field(6)
         guard !mode.isEmpty, mode.contains(where: { $0 != UInt8(ascii: "N") }) else {
             epoch.sawVoid = true
             return .void
         }
-        return GGA.applyFixData(s, altitude: true, to: &epoch)
+        return GGA.applyFixData(s, numbers, altitude: true, to: &epoch)
     }
 }

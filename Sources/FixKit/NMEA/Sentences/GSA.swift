@@ -16,10 +16,15 @@ enum GSA: NMEASentenceParser {
         if s.char(2) == UInt8(ascii: "1") { return .void }  // no fix: its DOPs mean nothing
         // VDOP is the last field, or the one before NMEA 4.1's system ID (field 18).
         let vdop = s.count >= 18 ? s.count - 1 : s.count
-        if let refusal = s.invalidNumber(vdop - 2, vdop - 1, vdop) { return .refused(refusal) }
-        epoch.set(\.pdop, s.number(vdop - 2))
-        epoch.set(\.hdop, s.number(vdop - 1))
-        epoch.set(\.vdop, s.number(vdop))
+        let pdop: Double?, hdop: Double?, vdopValue: Double?
+        do throws(NMEARefusal) {
+            pdop = try s.optionalNumber(vdop - 2)
+            hdop = try s.optionalNumber(vdop - 1)
+            vdopValue = try s.optionalNumber(vdop)
+        } catch { return .refused(error) }
+        epoch.set(\.pdop, pdop)
+        epoch.set(\.hdop, hdop)
+        epoch.set(\.vdop, vdopValue)
         return .used
     }
 }

@@ -13,12 +13,17 @@ enum GST: NMEASentenceParser {
 
     static func apply(_ s: NMEASentence, to epoch: inout NMEAEpoch) -> NMEAVerdict {
         guard s.count >= 8 else { return .refused(.tooFewFields(needs: 8)) }
-        if let refusal = s.invalidNumber(6, 7, 8) { return .refused(refusal) }
-        if let a = s.number(6), let b = s.number(7), a >= 0, b >= 0 {
+        let sigmaLat: Double?, sigmaLon: Double?, sigmaAlt: Double?
+        do throws(NMEARefusal) {
+            sigmaLat = try s.optionalNumber(6)
+            sigmaLon = try s.optionalNumber(7)
+            sigmaAlt = try s.optionalNumber(8)
+        } catch { return .refused(error) }
+        if let a = sigmaLat, let b = sigmaLon, a >= 0, b >= 0 {
             epoch.set(\.sigmaLat, a)
             epoch.set(\.sigmaLon, b)
         }
-        if let v = s.number(8), v >= 0 { epoch.set(\.sigmaAlt, v) }
+        if let v = sigmaAlt, v >= 0 { epoch.set(\.sigmaAlt, v) }
         return .used
     }
 }

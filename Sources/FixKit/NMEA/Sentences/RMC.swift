@@ -30,15 +30,21 @@ enum RMC: NMEASentenceParser {
         var decimals = 0
         guard let lat = s.coordinate(3, limit: 90, decimals: &decimals) else { return .refused(.coordinate(field: 3)) }
         guard let lon = s.coordinate(5, limit: 180, decimals: &decimals) else { return .refused(.coordinate(field: 5)) }
-        if let refusal = s.invalidNumber(7, 8) { return .refused(refusal) }
+        let speed: Double?, course: Double?
+        do throws(NMEARefusal) {
+            speed = try s.optionalNumber(7)
+            course = try s.optionalNumber(8)
+        } catch { return .refused(error) }
         epoch.set(\.day, day)
         epoch.offerPosition(lat, lon, decimals: decimals)
-        if let knots = s.number(7), knots >= 0 { epoch.set(\.speed, knots * NMEAUnits.knot) }
-        if let course = s.number(8) { epoch.set(\.course, normalizedCourse(course)) }
+        if let knots = speed, knots >= 0 { epoch.set(\.speed, knots * NMEAUnits.knot) }
+        if let course { epoch.set(\.course, normalizedCourse(course)) }
         return .used
     }
 
     /// `ddmmyy` as days since 1970-01-01.
+    // SAFETY: `text` is the date field, a part of the sentence's bytes, read during this call only;
+    // indices stay below its count of 6.
     static func date(_ text: UnsafeBufferPointer<UInt8>) -> Int64? {
         guard text.count == 6 else { return nil }
         var v: Int64 = 0

@@ -13,20 +13,29 @@ enum VTG: NMEASentenceParser {
     static func apply(_ s: NMEASentence, to epoch: inout NMEAEpoch) -> NMEAVerdict {
         let lettered = s.count >= 8 && s.char(2) == UInt8(ascii: "T")
         if lettered {
-            if let refusal = s.invalidNumber(1, 5, 7) { return .refused(refusal) }
+            let course: Double?, knotsField: Double?, kmhField: Double?
+            do throws(NMEARefusal) {
+                course = try s.optionalNumber(1)
+                knotsField = try s.optionalNumber(5)
+                kmhField = try s.optionalNumber(7)
+            } catch { return .refused(error) }
             if s.char(9) == UInt8(ascii: "N") { return .void }
-            if let c = s.number(1) { epoch.set(\.course, normalizedCourse(c)) }
-            if let knots = s.number(5), knots >= 0 {
+            if let c = course { epoch.set(\.course, normalizedCourse(c)) }
+            if let knots = knotsField, knots >= 0 {
                 epoch.set(\.speed, knots * NMEAUnits.knot)
-            } else if let kmh = s.number(7), kmh >= 0 {
+            } else if let kmh = kmhField, kmh >= 0 {
                 epoch.set(\.speed, kmh * NMEAUnits.kmh)
             }
             return .used
         }
         guard s.count >= 4 else { return .refused(.tooFewFields(needs: 4)) }
-        if let refusal = s.invalidNumber(1, 3) { return .refused(refusal) }
-        if let c = s.number(1) { epoch.set(\.course, normalizedCourse(c)) }
-        if let knots = s.number(3), knots >= 0 { epoch.set(\.speed, knots * NMEAUnits.knot) }
+        let course: Double?, knotsField: Double?
+        do throws(NMEARefusal) {
+            course = try s.optionalNumber(1)
+            knotsField = try s.optionalNumber(3)
+        } catch { return .refused(error) }
+        if let c = course { epoch.set(\.course, normalizedCourse(c)) }
+        if let knots = knotsField, knots >= 0 { epoch.set(\.speed, knots * NMEAUnits.knot) }
         return .used
     }
 }

@@ -11,8 +11,13 @@ enum ZDA: NMEASentenceParser {
 
     static func apply(_ s: NMEASentence, to epoch: inout NMEAEpoch) -> NMEAVerdict {
         guard s.count >= 4 else { return .refused(.tooFewFields(needs: 4)) }
-        if let refusal = s.invalidNumber(2, 3, 4) { return .refused(refusal) }
-        guard let d = s.number(2), let m = s.number(3), let y = s.number(4) else { return .used }
+        let dayField: Double?, monthField: Double?, yearField: Double?
+        do throws(NMEARefusal) {
+            dayField = try s.optionalNumber(2)
+            monthField = try s.optionalNumber(3)
+            yearField = try s.optionalNumber(4)
+        } catch { return .refused(error) }
+        guard let d = dayField, let m = monthField, let y = yearField else { return .used }
         // Checked as doubles before converting: a day of 1e20 must be a malformed field, not a
         // trap in Int64(_:).
         guard d == d.rounded(), m == m.rounded(), y == y.rounded(), (1...31).contains(d), (1...12).contains(m),

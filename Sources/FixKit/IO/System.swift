@@ -1,0 +1,76 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The system calls the tools make outside reading inputs and writing outputs (terminals,
+/// signals, the clock, directories, files opened for writing), so that IO owns every one.
+enum System {
+    /// Writes all of `bytes` to `fd`, retrying on EINTR; gives up silently when the
+    /// descriptor fails (for standard error: there is nowhere left to say so).
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
+        // SAFETY: the array's storage, lent for the closure only; every write reads
+        // `base + offset ..< base + raw.count`, inside it.
+        bytes.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress else { return }
+            var offset = 0
+            while offset < raw.count {
+                let n = Glibc_write(fd, base + offset, raw.count - offset)
+                if n <= 0 {
+                    if n < 0, errno == EINTR { continue }
+                    return
+                }
+                offset += n
+            }
+        }
+    }
+
+    /// Whether `fd` is a terminal.
+    static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
+
+    /// A closed pipe must end a tool quietly, not kill it with SIGPIPE: writes then fail
+    /// with EPIPE, which `OutputSink` reports as a closed reader.
+    static func ignoreBrokenPipe() { signal(SIGPIPE, ignoreSignal) }
+
+    /// A handler that does nothing: SIG_IGN, which Swift cannot import as a constant on every
+    /// platform.
+    private static let ignoreSignal: @convention(c) (Int32) -> Void = { _ in }
+
+    /// Seconds on the monotonic clock.
+    static func monotonicSeconds() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+
+    /// What is at `path`: nil when nothing is (or it cannot be looked at).
+    enum PathKind { case directory, other }
+
+    static func kind(of path: String) -> PathKind? {
+        var st = stat()
+        guard ByteText.withPath(path, { stat($0, &st) }) == 0 else { return nil }
+        return (st.st_mode & S_IFMT) == S_IFDIR ? .directory : .other
+    }
+
+    /// Makes the directory `path` (mode 0777 less the umask).
+    static func makeDirectory(_ path: String) throws(SystemError) {
+        guard ByteText.withPath(path, { mkdir($0, 0o777) }) == 0 else { throw SystemError.last }
+    }
+
+    /// Opens `path` for writing, created or emptied, with `mode` (less the umask) when it is
+    /// made: a descriptor for an `OutputSink`, to `close` when done.
+    static func createForWriting(_ path: String, mode: mode_t) throws(SystemError) -> Int32 {
+        let fd = ByteText.withPath(path) { open($0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode) }
+        guard fd >= 0 else { throw SystemError.last }
+        return fd
+    }
+
+    static func close(_ fd: Int32) {
+        #if canImport(Glibc)
+            _ = Glibc.close(fd)
+        #else
+            _ = Darwin.close(fd)
+        #endif
+    }
+}
