@@ -111,7 +111,9 @@ struct FenceEngine {
             if limit != nil, !state.watched.contains(k) { continue }
             // The radius alone: copying the Fence would retain and release its id.
             let radius = index.fences[k].radius
-            let kept = state.states[k]
+            // One hash of k for both the read and the write back.
+            let slot = state.states.index(forKey: k)
+            let kept = slot.map { state.states.values[$0] }
             // Held inside with no dwell under way, and surely not contradicted: the step would
             // leave it as it is, so P is not needed (unless --trace prints it).
             if report == nil, steady == nil, let kept, kept.inside, kept.count == 0,
@@ -154,7 +156,9 @@ struct FenceEngine {
             // start inside under --assume are given their state when first seen.
             let settled = s.settledStretch != nil && s.settledStretch == state.still.stretch && state.still.active
             if !s.inside && s.count == 0 && !settled && s.enteredAt == nil {
-                if kept != nil { state.states[k] = nil }  // a quiet fence not kept: no lookup
+                if let slot { state.states.remove(at: slot) }  // a quiet fence not kept: no lookup
+            } else if let slot {
+                state.states.values[slot] = s
             } else {
                 state.states[k] = s
             }

@@ -12,7 +12,8 @@ extension FenceFile {
             id.withUTF8 { for b in $0 { h = (h ^ UInt64(b)) &* 0x100_0000_01B3 } }
             return (h << 24) | UInt64(k)  // 40 bits of hash, 24 of fence number
         }
-        FenceIndex.radixSort(&keys, fromBit: 0)
+        // On the hash bits alone: the sort is stable, so equal hashes stay in fence order.
+        FenceIndex.radixSort(&keys, fromBit: 24)
         var best: (Int, Int)?
         var i = 0
         while i < keys.count {

@@ -18,7 +18,7 @@ public enum FenceFile {
         do {
             bytes = try readWholeFile(path)
         } catch {
-            throw OptionFileError("cannot read --fences \(shownPath(path)): \(SystemError.describe(error.errno))")
+            throw OptionFileError("cannot read --fences \(shownPath(path)): \(String(cString: strerror(error.errno)))")
         }
         // A byte order mark at the start, as Windows editors write, is not part of the JSON.
         if bytes.starts(with: utf8ByteOrderMark) { bytes.removeFirst(utf8ByteOrderMark.count) }
@@ -47,8 +47,6 @@ public enum FenceFile {
         }
         let notFences = OptionFileError(
             "--fences \(name): expected a JSON array of fences or a GeoJSON FeatureCollection")
-        // SAFETY: the file's bytes, lent to the scanner for the closure only; the fences copy what
-        // they keep.
         let failure: OptionFileError? = bytes.withUnsafeBufferPointer { buffer in
             var s = JSONScanner(buffer)
             do throws(JSONSyntaxError) {
@@ -132,57 +130,150 @@ public enum FenceFile {
     }
 
     /// `{"id":"…","lat":…,"lon":…,"radius":…}` with the members in any order, string id, no
-    /// escapes, valid values: the common case, read without building JSON values. Nil for
-    /// anything else, which the general reader then reads and, if wrong, explains.
+    /// escapes, valid values: the common case, read byte by byte without building JSON values
+    /// or going through the scanner's general calls. Nil for anything else, which the general
+    /// reader then reads and, if wrong, explains. On success the scanner is after the object.
     static func quickFence(_ s: inout JSONScanner) -> Fence? {
-        s.skipSpace()
-        guard s.peek() == UInt8(ascii: "{") else { return nil }
-        s.position += 1
+        guard let base = s.bytes.baseAddress else { return nil }
+        var b = QuickBytes(base: base, count: s.bytes.count, at: s.position)
+        b.skipSpace()
+        guard b.take(UInt8(ascii: "{")) else { return nil }
         var id: String?
         var lat = Double.nan
         var lon = Double.nan
         var radius = Double.nan
-        do throws(JSONSyntaxError) {
-            while true {
-                s.skipSpace()
-                let (key, escaped) = try s.scanString()
-                guard !escaped else { return nil }
-                try s.expect(UInt8(ascii: ":"), "':'")
-                s.skipSpace()
-                // SAFETY: `key` is a string range the scanner found inside its bytes (the file,
-                // lent above).
-                let k = UnsafeBufferPointer(rebasing: s.bytes[key])
-                @inline(__always) func named(_ word: StaticString) -> Bool {
-                    // SAFETY: `k` holds `k.count` bytes and the word as many (compared just
-                    // before); both valid for the call.
-                    k.count == word.utf8CodeUnitCount && memcmpBytes(k.baseAddress!, word.utf8Start, k.count)
-                }
-                if named("id") {
-                    guard s.peek() == UInt8(ascii: "\""), id == nil else { return nil }
-                    let (r, e) = try s.scanString()
-                    guard !e else { return nil }
-                    // SAFETY: `r` is a string range inside the scanner's bytes; the String copies
-                    // it.
-                    id = String(decoding: UnsafeBufferPointer(rebasing: s.bytes[r]), as: UTF8.self)
-                } else if named("lat") || named("lon") || named("radius") {
-                    guard let c = s.peek(), c == UInt8(ascii: "-") || c &- 48 < 10,
-                        let v = DecimalNumber.parse(try s.scanNumber())
-                    else { return nil }
-                    if k.count == 6 { radius = v } else if k[1] == UInt8(ascii: "a") { lat = v } else { lon = v }
-                } else {
+        while true {
+            b.skipSpace()
+            guard let k = b.plainString() else { return nil }
+            b.skipSpace()
+            guard b.take(UInt8(ascii: ":")) else { return nil }
+            b.skipSpace()
+            let c0 = k.count > 0 ? k[0] : 0
+            if k.count == 2, c0 == UInt8(ascii: "i"), k[1] == UInt8(ascii: "d") {
+                guard id == nil, let text = b.plainString() else { return nil }
+                id = String(decoding: text, as: UTF8.self)
+            } else if k.count == 3, c0 == UInt8(ascii: "l"), k[1] == UInt8(ascii: "a"), k[2] == UInt8(ascii: "t") {
+                guard let v = b.number() else { return nil }
+                lat = v
+            } else if k.count == 3, c0 == UInt8(ascii: "l"), k[1] == UInt8(ascii: "o"), k[2] == UInt8(ascii: "n") {
+                guard let v = b.number() else { return nil }
+                lon = v
+            } else if k.count == 6, let kb = k.baseAddress, memcmpBytes(kb, ("radius" as StaticString).utf8Start, 6) {
+                guard let v = b.number() else { return nil }
+                radius = v
+            } else {
+                s.position = b.i
+                do throws(JSONSyntaxError) {
                     try s.skipValue()
+                } catch {
+                    return nil
                 }
-                s.skipSpace()
-                guard let c = s.peek() else { return nil }
-                s.position += 1
-                if c == UInt8(ascii: "}") { break }
-                guard c == UInt8(ascii: ",") else { return nil }
+                b.i = s.position
             }
-        } catch {
-            return nil
+            b.skipSpace()
+            if b.take(UInt8(ascii: "}")) { break }
+            guard b.take(UInt8(ascii: ",")) else { return nil }
         }
         guard let id, lat >= -90, lat <= 90, lon >= -180, lon <= 180, radius >= 0 else { return nil }
+        s.position = b.i
         return Fence(id: id, lat: lat, lon: lon, radius: radius)
+    }
+
+    /// The cursor of `quickFence`: the file's bytes and a position, read without the
+    /// scanner's errors (a nil sends the element to the general reader).
+    struct QuickBytes {
+        let base: UnsafePointer<UInt8>
+        let count: Int
+        var i: Int
+
+        init(base: UnsafePointer<UInt8>, count: Int, at i: Int) {
+            self.base = base
+            self.count = count
+            self.i = i
+        }
+
+        @inline(__always)
+        mutating func skipSpace() {
+            while i < count {
+                let c = base[i]
+                guard c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 else { return }
+                i += 1
+            }
+        }
+
+        @inline(__always)
+        mutating func take(_ c: UInt8) -> Bool {
+            guard i < count, base[i] == c else { return false }
+            i += 1
+            return true
+        }
+
+        @inline(__always)
+        func digitHere() -> Bool { i < count && base[i] &- 48 < 10 }
+
+        /// The bytes of a string without escapes or control characters; after its quote.
+        @inline(__always)
+        mutating func plainString() -> UnsafeBufferPointer<UInt8>? {
+            guard take(UInt8(ascii: "\"")) else { return nil }
+            let start = i
+            while i < count {
+                let c = base[i]
+                if c == UInt8(ascii: "\"") {
+                    i += 1
+                    return UnsafeBufferPointer(start: base + start, count: i - 1 - start)
+                }
+                if c == UInt8(ascii: "\\") || c < 0x20 { return nil }
+                i += 1
+            }
+            return nil
+        }
+
+        /// A JSON number's value (the grammar checked as `JSONScanner.scanNumber` checks it),
+        /// after it; nil if the grammar or the value is not one. The digits are gathered as they
+        /// are checked: `[-]digits[.digits]` with at most 15 digits is worked out as
+        /// `DecimalNumber.parsePlain` works it out (one integer, one exact division), anything
+        /// else by `DecimalNumber.parse` on its bytes.
+        @inline(__always)
+        mutating func number() -> Double? {
+            let start = i
+            let negative = take(UInt8(ascii: "-"))
+            guard digitHere() else { return nil }
+            var m: UInt64 = 0
+            var digits = 0
+            var decimals = 0
+            if base[i] == UInt8(ascii: "0") {
+                i += 1
+                digits = 1
+            } else {
+                while i < count, base[i] &- 48 < 10 {
+                    m = m &* 10 &+ UInt64(base[i] &- 48)
+                    digits += 1
+                    i += 1
+                }
+            }
+            if take(UInt8(ascii: ".")) {
+                guard digitHere() else { return nil }
+                while i < count, base[i] &- 48 < 10 {
+                    m = m &* 10 &+ UInt64(base[i] &- 48)
+                    digits += 1
+                    decimals += 1
+                    i += 1
+                }
+            }
+            var plain = true
+            if i < count, base[i] | 0x20 == UInt8(ascii: "e") {
+                plain = false
+                i += 1
+                if i < count, base[i] == UInt8(ascii: "+") || base[i] == UInt8(ascii: "-") { i += 1 }
+                guard digitHere() else { return nil }
+                while digitHere() { i += 1 }
+            }
+            if plain, digits <= 15, i - start <= 17 {
+                let v = Double(m) / DecimalNumber.exactPowers[decimals]
+                return negative ? -v : v
+            }
+            return DecimalNumber.parse(UnsafeBufferPointer(start: base + start, count: i - start))
+        }
     }
 
     /// Parses the array at `s` one element at a time; stops at the first element `body`

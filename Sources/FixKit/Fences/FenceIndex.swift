@@ -9,14 +9,17 @@
 /// memory the number of fences.
 ///
 /// The fences are sorted into levels by radius. Level L is a grid of cubes of `baseCell`·2^L
-/// metres in Earth-centred coordinates (ECEF), and holds the fences whose radius fits twice in
-/// a cube, so each fence is entered in the at most 8 cubes its ball touches: a fence of
-/// 2,000 km costs what one of 20 m does, and no cell size follows a median that may not
-/// represent the others. Cubes in Earth-centred coordinates have no poles or antimeridian to
-/// treat apart. Each level keeps its occupied cubes' Morton keys ascending, so that any
-/// aligned block of 2^t cubes a side is one run of keys (`MortonKeys.swift`): the levels are
-/// octrees without pointers, which a large query or a nearest-first search descends,
-/// skipping what is empty.
+/// metres in Earth-centred coordinates (ECEF), and holds the fences whose reach fits twice in
+/// a cube; each fence is kept once, in the cube of its centre, so a point within a fence's
+/// reach is in the block of 2 × 2 × 2 cubes around it (one cube a side, each way, from the
+/// point ± half a cube): a fence of 2,000 km costs what one of 20 m does, and no cell size
+/// follows a median that may not represent the others. Cubes in Earth-centred coordinates
+/// have no poles or antimeridian to treat apart. The fences are stored in the order of their
+/// level and their cube's Morton key, so a cube's fences are one run of that order, and each
+/// level keeps its occupied cubes' keys ascending, so that any aligned block of 2^t cubes a
+/// side is one run of keys (`MortonKeys.swift`): the levels are octrees without pointers,
+/// which a large query or a nearest-first search descends, skipping what is empty; a hash
+/// table per level finds one cube in a probe.
 ///
 /// Distances are `Geodesy.distance`, the one the rule measures with. Under 50 km it is the
 /// chord between the Earth-centred points, which the cubes bound exactly; farther it is
@@ -26,10 +29,24 @@ public final class FenceIndex {
     public let fences: [Fence]
     /// The fences' centres, prepared for distances.
     public let centres: [Geodesy.Point]
+    /// The levels that hold fences, smallest cubes first. Trivial values: a query reads them
+    /// without reference counting.
     private let levels: [Level]
-    /// The fences in the index's own order (see `init`), and each one's number in `fences`.
-    private let slots: [Slot]
-    private let originals: [Int32]
+    /// The index's storage, allocated once and freed in `deinit`: plain pointers, so that the
+    /// query loop pays no reference counting, no exclusivity check and no copy-on-write check.
+    /// Safe: only this class touches them, and never past `fenceCount`, `cubeTotal` or the
+    /// buckets the levels hold.
+    /// - `slots`: what a query reads of each fence, in the index's own order (see `init`);
+    /// - `originals`: each slot's fence number in `fences`;
+    /// - `cubes`: every level's occupied cubes, ascending by Morton key within a level;
+    /// - `buckets`: every level's hash table from a cube's key to its place in `cubes` (plus
+    ///   one; 0 is an empty bucket).
+    private let slots: UnsafeMutablePointer<Slot>
+    private let originals: UnsafeMutablePointer<UInt32>
+    private let cubes: UnsafeMutablePointer<Cube>
+    private let buckets: UnsafeMutablePointer<UInt32>
+    private let fenceCount: Int
+    private let cubeTotal: Int
 
     struct Slot {
         var x: Double
@@ -37,16 +54,21 @@ public final class FenceIndex {
         var z: Double
         var radius: Double
     }
-    /// Per-fence stamp of the last query that reported it, to report each fence once (a fence
-    /// sits in up to 8 cubes). Behind a pointer, as the query loop's hottest store: a class's
-    /// stored array would pay a dynamic exclusivity check on each. Safe: only this class
-    /// touches it, one query at a time.
-    // SAFETY: allocated and initialised for `max(1, fences.count)` stamps in `init`, freed in
-    // `deinit`: valid as long as the index; indexed only by fence numbers below `fences.count`.
-    private let stamps: UnsafeMutablePointer<UInt32>
-    private var stamp: UInt32 = 0
 
-    deinit { stamps.deallocate() }
+    /// An occupied cube: its Morton key and its fences, `slots[start..<end]`, largest radius
+    /// first.
+    struct Cube {
+        var key: UInt64
+        var start: UInt32
+        var end: UInt32
+    }
+
+    deinit {
+        slots.deallocate()
+        originals.deallocate()
+        cubes.deallocate()
+        buckets.deallocate()
+    }
 
     /// At most 2^24 fences.
     public static let capacity = 1 << 24
@@ -56,10 +78,10 @@ public final class FenceIndex {
     static let offset = 6_400_000.0
     /// chord ≤ distance · this (see the type's comment; 0.41% where 0.2% is needed).
     static let chordPerDistance = 1.0041
-    /// A fence is entered in the cubes within this of its centre (chord metres): its radius
-    /// grown by more than `chordPerDistance`, and a metre more for rounding.
-    /// Capped past the Earth's diameter (a fence that large is in reach of every point), so that
-    /// no radius, however large, spans more than one cube a side at its level.
+    /// How far (chord metres) a fence's centre can be from a point in its ball: its radius
+    /// grown by more than `chordPerDistance`, and a metre more for rounding. Capped past the
+    /// Earth's diameter (a fence that large is in reach of every point), so that no radius,
+    /// however large, needs more than half a cube at its level.
     @inline(__always)
     static func reach(_ radius: Double) -> Double { min(radius * 1.005 + 1, 2.6e7) }
 
@@ -67,96 +89,141 @@ public final class FenceIndex {
     struct Level {
         let cell: Double
         let maxRadius: Double
-        /// The occupied cubes' Morton keys, ascending; `starts` has one more entry (the end).
-        let keys: [UInt64]
-        let starts: [Int32]
-        let members: [Int32]
+        /// `reach(maxRadius)`: at most cell / 2.
+        let reach: Double
+        /// Its cubes: `cubes[firstCube..<endCube]`.
+        let firstCube: Int
+        let endCube: Int
+        /// Its hash table: `buckets[firstBucket...firstBucket + mask]`, a power of two at least
+        /// twice its cubes.
+        let firstBucket: Int
+        let mask: Int
+    }
+
+    /// The bucket of a cube key in a table of `mask + 1` buckets (Fibonacci hashing: nearby
+    /// cubes, whose keys differ in their low bits, land far apart).
+    @inline(__always)
+    static func bucket(_ key: UInt64, _ mask: Int) -> Int {
+        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
     }
 
     public init(_ fences: [Fence]) {
         precondition(fences.count <= FenceIndex.capacity, "FenceIndex holds at most 2^24 fences")
         self.fences = fences
-        centres = fences.map { Geodesy.Point(lat: $0.lat, lon: $0.lon) }
-        stamps = .allocate(capacity: max(1, fences.count))
-        stamps.initialize(repeating: 0, count: max(1, fences.count))
-        // Fences are numbered anew in the order of their level and of their centre's cube's
-        // Morton key, so that the fences of one cube are neighbours in memory; `slots` holds, in
-        // that order, what a query reads of each: the Earth-centred centre and the radius.
         let n = fences.count
-        var order = [UInt64](repeating: 0, count: n)
+        fenceCount = n
+        // Each fence's level, counted per level, so that each level's fences take their own
+        // stretch of the index's order, in file order, to be sorted there by their cube's key.
+        var centres: [Geodesy.Point] = []
+        centres.reserveCapacity(n)
+        var levelOf = [UInt8](repeating: 0, count: n)
+        var levelStart = [Int](repeating: 0, count: FenceIndex.levelCount + 1)
         var maxRadius = [Double](repeating: -1, count: FenceIndex.levelCount)
-        // What the second pass reads of each fence, in file order: read in sorted order, one
-        // cache line a fence rather than three (the Fence, its centre, its level).
-        var byOriginal: [Slot] = []
-        byOriginal.reserveCapacity(n)
-        for k in fences.indices {
-            let radius = fences[k].radius  // not the whole Fence: that retains its id
-            let level = FenceIndex.level(for: radius)
-            maxRadius[level] = max(maxRadius[level], radius)
-            let cell = FenceIndex.cellSize(level)
-            let c = centres[k]
-            byOriginal.append(Slot(x: c.x, y: c.y, z: c.z, radius: radius))
-            order[k] =
-                UInt64(level) << 54
-                | FenceIndex.morton(FenceIndex.cube(c.x, cell), FenceIndex.cube(c.y, cell), FenceIndex.cube(c.z, cell))
+        fences.withUnsafeBufferPointer { fs in
+            for k in 0..<n {
+                let radius = fs[k].radius  // not the whole Fence: that retains its id
+                centres.append(Geodesy.Point(lat: fs[k].lat, lon: fs[k].lon))
+                let level = FenceIndex.level(for: radius)
+                levelOf[k] = UInt8(level)
+                levelStart[level + 1] += 1
+                maxRadius[level] = max(maxRadius[level], radius)
+            }
         }
-        var originals = (0..<n).map { UInt32($0) }
-        FenceIndex.radixSort(keys: &order, values: &originals)
-        var slots: [Slot] = []
-        slots.reserveCapacity(n)
-        // The sorted fences come level by level. Each level's (cube Morton key, slot) pairs,
-        // sorted by key and grouped into cubes; the slots are entered in order, and the sort is
-        // stable, so a cube's members ascend.
+        for level in 0..<FenceIndex.levelCount { levelStart[level + 1] += levelStart[level] }
+        self.centres = centres
+        // Each level's stretch: its fences' cube keys and numbers, in file order.
+        let keys = UnsafeMutablePointer<UInt64>.allocate(capacity: max(1, n))
+        let order = UnsafeMutablePointer<UInt32>.allocate(capacity: max(1, n))
+        defer {
+            keys.deallocate()
+            order.deallocate()
+        }
+        var fill = levelStart
+        centres.withUnsafeBufferPointer { cs in
+            for k in 0..<n {
+                let level = Int(levelOf[k])
+                let cell = FenceIndex.cellSize(level)
+                let c = cs[k]
+                let at = fill[level]
+                fill[level] += 1
+                keys[at] = FenceIndex.morton(
+                    FenceIndex.cube(c.x, cell), FenceIndex.cube(c.y, cell), FenceIndex.cube(c.z, cell))
+                order[at] = UInt32(k)
+            }
+        }
+        levelOf = []
+        // Sorted by key within each level (stable: a cube's fences stay in file order), the
+        // slots filled in that order, and the runs of equal keys made cubes.
+        let slots = UnsafeMutablePointer<Slot>.allocate(capacity: max(1, n))
+        let originals = UnsafeMutablePointer<UInt32>.allocate(capacity: max(1, n))
+        self.slots = slots
+        self.originals = originals
+        var cubeList: [Cube] = []
         var built: [Level] = []
-        var first = 0
-        while first < n {
-            let level = Int(order[first] >> 54)
-            var end = first + 1
-            while end < n, Int(order[end] >> 54) == level { end += 1 }
-            let cell = FenceIndex.cellSize(level)
-            var keys: [UInt64] = []
-            var values: [UInt32] = []
-            keys.reserveCapacity(4 * (end - first))
-            values.reserveCapacity(4 * (end - first))
-            for slot in first..<end {
-                let c = byOriginal[Int(originals[slot])]
-                let r = FenceIndex.reach(c.radius)
-                slots.append(c)
-                let lo = (
-                    FenceIndex.cube(c.x - r, cell), FenceIndex.cube(c.y - r, cell), FenceIndex.cube(c.z - r, cell)
-                )
-                let hi = (
-                    FenceIndex.cube(c.x + r, cell), FenceIndex.cube(c.y + r, cell), FenceIndex.cube(c.z + r, cell)
-                )
-                for i in lo.0...hi.0 {
-                    let gi = FenceIndex.gap(c.x, i, cell)
-                    for j in lo.1...hi.1 {
-                        let gj = gi + FenceIndex.gap(c.y, j, cell)
-                        for l in lo.2...hi.2 {
-                            // Only the cubes the ball reaches (at most 8, as r ≤ cell / 2).
-                            guard gj + FenceIndex.gap(c.z, l, cell) <= r * r else { continue }
-                            keys.append(FenceIndex.morton(i, j, l))
-                            values.append(UInt32(slot))
+        var bucketCount = 0
+        centres.withUnsafeBufferPointer { cs in
+            fences.withUnsafeBufferPointer { fs in
+                for level in 0..<FenceIndex.levelCount where levelStart[level] < levelStart[level + 1] {
+                    let first = levelStart[level]
+                    let end = levelStart[level + 1]
+                    FenceIndex.radixSort(keys: keys + first, values: order + first, count: end - first)
+                    let firstCube = cubeList.count
+                    var m = first
+                    while m < end {
+                        let key = keys[m]
+                        var e = m
+                        while e < end, keys[e] == key {
+                            let k = Int(order[e])
+                            let c = cs[k]
+                            (slots + e).initialize(to: Slot(x: c.x, y: c.y, z: c.z, radius: fs[k].radius))
+                            (originals + e).initialize(to: UInt32(k))
+                            e += 1
                         }
+                        // Largest radius first (stable: equal radii stay in file order), so that
+                        // a query for fences of some least radius stops at the first smaller.
+                        for a in (m + 1)..<max(m + 1, e) {
+                            let slot = slots[a]
+                            let original = originals[a]
+                            var b = a
+                            while b > m, slots[b - 1].radius < slot.radius {
+                                slots[b] = slots[b - 1]
+                                originals[b] = originals[b - 1]
+                                b -= 1
+                            }
+                            slots[b] = slot
+                            originals[b] = original
+                        }
+                        cubeList.append(Cube(key: key, start: UInt32(m), end: UInt32(e)))
+                        m = e
                     }
+                    let count = cubeList.count - firstCube
+                    var size = 2
+                    while size < 2 * count { size <<= 1 }
+                    built.append(
+                        Level(
+                            cell: FenceIndex.cellSize(level), maxRadius: maxRadius[level],
+                            reach: FenceIndex.reach(maxRadius[level]), firstCube: firstCube,
+                            endCube: cubeList.count, firstBucket: bucketCount, mask: size - 1))
+                    bucketCount += size
                 }
             }
-            FenceIndex.radixSort(keys: &keys, values: &values)
-            var cubeKeys: [UInt64] = []
-            var cubeStarts: [Int32] = []
-            for (m, key) in keys.enumerated() where m == 0 || key != keys[m - 1] {
-                cubeKeys.append(key)
-                cubeStarts.append(Int32(m))
-            }
-            cubeStarts.append(Int32(keys.count))
-            built.append(
-                Level(
-                    cell: cell, maxRadius: maxRadius[level], keys: cubeKeys, starts: cubeStarts,
-                    members: values.map { Int32(bitPattern: $0) }))
-            first = end
         }
-        self.slots = slots
-        self.originals = originals.map { Int32(bitPattern: $0) }
+        cubeTotal = cubeList.count
+        let cubes = UnsafeMutablePointer<Cube>.allocate(capacity: max(1, cubeList.count))
+        for (c, cube) in cubeList.enumerated() { (cubes + c).initialize(to: cube) }
+        cubeList = []
+        self.cubes = cubes
+        let buckets = UnsafeMutablePointer<UInt32>.allocate(capacity: max(1, bucketCount))
+        buckets.initialize(repeating: 0, count: max(1, bucketCount))
+        self.buckets = buckets
+        for level in built {
+            let table = buckets + level.firstBucket
+            for c in level.firstCube..<level.endCube {
+                var h = FenceIndex.bucket(cubes[c].key, level.mask)
+                while table[h] != 0 { h = (h + 1) & level.mask }
+                table[h] = UInt32(c + 1)
+            }
+        }
         levels = built
     }
 
@@ -179,124 +246,119 @@ public final class FenceIndex {
         return UInt32(min(262_143, max(0, c)))
     }
 
-    /// The squared distance along one axis from `v` to cube `i`.
+    /// The cube of `level` with this key, if it holds fences: one probe of its hash table, as a
+    /// rule.
     @inline(__always)
-    static func gap(_ v: Double, _ i: UInt32, _ cell: Double) -> Double {
-        let lo = Double(i) * cell - offset
-        let t = v < lo ? lo - v : (v > lo + cell ? v - lo - cell : 0)
-        return t * t
+    private func find(_ key: UInt64, _ level: Level) -> Cube? {
+        let table = buckets + level.firstBucket
+        var h = FenceIndex.bucket(key, level.mask)
+        while true {
+            let c = table[h]
+            if c == 0 { return nil }
+            let cube = cubes[Int(c) - 1]
+            if cube.key == key { return cube }
+            h = (h + 1) & level.mask
+        }
     }
 
-    /// The position of `key` in `keys`, if that cube holds fences.
-    // SAFETY: `keys` is a level's key array, lent by the caller for the call; indices stay below
-    // its count.
+    /// The first of `cubes[from..<to]` whose key is at least `key`.
     @inline(__always)
-    private static func find(_ key: UInt64, in keys: UnsafeBufferPointer<UInt64>) -> Int? {
-        let i = lowerBound(key, keys, 0, keys.count)
-        return i < keys.count && keys[i] == key ? i : nil
-    }
-
-    // SAFETY: as `find`: `from..<to` lies inside `keys` (callers pass sub-ranges of it).
-    @inline(__always)
-    private static func lowerBound(_ key: UInt64, _ keys: UnsafeBufferPointer<UInt64>, _ from: Int, _ to: Int) -> Int {
+    private func lowerBound(_ key: UInt64, _ from: Int, _ to: Int) -> Int {
         var lo = from
         var hi = to
         while lo < hi {
             let mid = (lo + hi) >> 1
-            if keys[mid] < key { lo = mid + 1 } else { hi = mid }
+            if cubes[mid].key < key { lo = mid + 1 } else { hi = mid }
         }
         return lo
     }
 
-    private func nextStamp() -> UInt32 {
-        stamp &+= 1
-        if stamp == 0 {
-            stamps.update(repeating: 0, count: max(1, fences.count))
-            stamp = 1
-        }
-        return stamp
+    /// `Geodesy.distance(point, centre)` of slot `i`, from the slot's copy of the centre's
+    /// coordinates.
+    @inline(__always)
+    private func distance(_ point: Geodesy.Point, _ i: Int) -> Double {
+        let c = slots[i]
+        let dx = point.x - c.x
+        let dy = point.y - c.y
+        let dz = point.z - c.z
+        let chord = (dx * dx + dy * dy + dz * dz).squareRoot()
+        if chord < 50_000 { return chord }
+        return Geodesy.distance(point, centres[Int(originals[i])])
     }
 
     /// Calls `body(k, d)` for every fence k with `d − radius ≤ margin`, where d is
     /// `Geodesy.distance` from `point` to its centre, and with `radius ≥ minRadius`; each once,
-    /// in no particular order. A margin of 0 or less looks in one cube per level.
-    /// - Complexity: a binary search per level and the members of one cube for a margin ≤ 0;
-    ///   otherwise proportional to the occupied cubes within the margin, plus a search down
-    ///   each level's octree.
+    /// in no particular order.
+    /// - Complexity: for a margin ≤ 0, at most 8 hash probes per level and the fences of those
+    ///   cubes; otherwise proportional to the occupied cubes within the margin and half a cube,
+    ///   plus a search down each level's octree.
     public func forEachWithin(
         _ point: Geodesy.Point, margin: Double, minRadius: Double = 0, _ body: (Int, Double) -> Void
     ) {
-        guard !fences.isEmpty, !margin.isNaN else { return }
-        let current = margin > 0 ? nextStamp() : 0
-        // SAFETY: the index's arrays, lent for the nested closures of this one query and not
-        // changed meanwhile (the index is not mutated by a query but for `stamps`, which is
-        // separate memory); every index comes from the index's own tables, so it is inside them.
-        slots.withUnsafeBufferPointer { slots in
-            // SAFETY: as above.
-            originals.withUnsafeBufferPointer { originals in
-                // Geodesy.distance(point, centre), from the slot's copy of the centre's coordinates.
-                @inline(__always) func distance(_ i: Int) -> Double {
-                    let c = slots[i]
-                    let dx = point.x - c.x
-                    let dy = point.y - c.y
-                    let dz = point.z - c.z
-                    let chord = (dx * dx + dy * dy + dz * dz).squareRoot()
-                    if chord < 50_000 { return chord }
-                    return Geodesy.distance(point, centres[Int(originals[i])])
-                }
-                for level in levels where level.maxRadius >= minRadius && level.maxRadius + margin >= 0 {
-                    // SAFETY: as above: a level's arrays, lent for this query only.
-                    level.keys.withUnsafeBufferPointer { keys in
-                        // SAFETY: as above.
-                        level.starts.withUnsafeBufferPointer { starts in
-                            // SAFETY: as above.
-                            level.members.withUnsafeBufferPointer { members in
-                                let cell = level.cell
-                                if margin <= 0 {
-                                    // d ≤ R: the point is in the fence's ball, so in a cube it was entered
-                                    // in; and in one cube, a fence is met once.
-                                    let key = FenceIndex.morton(
-                                        FenceIndex.cube(point.x, cell), FenceIndex.cube(point.y, cell),
-                                        FenceIndex.cube(point.z, cell))
-                                    guard let cube = FenceIndex.find(key, in: keys) else { return }
-                                    for m in Int(starts[cube])..<Int(starts[cube + 1]) {
-                                        let i = Int(members[m])
-                                        let r = slots[i].radius
-                                        guard r >= minRadius else { continue }
-                                        let d = distance(i)
-                                        if d - r <= margin { body(Int(originals[i]), d) }
-                                    }
-                                    return
+        guard fenceCount > 0, !margin.isNaN else { return }
+        @inline(__always) func scan(_ cube: Cube) {
+            for i in Int(cube.start)..<Int(cube.end) {
+                let r = slots[i].radius
+                guard r >= minRadius else { break }  // the rest are smaller (see `init`)
+                let d = distance(point, i)
+                if d - r <= margin { body(Int(originals[i]), d) }
+            }
+        }
+        levels.withUnsafeBufferPointer { levels in
+            for level in levels where level.maxRadius >= minRadius && level.maxRadius + margin >= 0 {
+                let cell = level.cell
+                if margin <= 0 {
+                    // d ≤ R: the centre is within reach(R) ≤ cell / 2 of the point on each axis,
+                    // so in one of the (at most) 2 × 2 × 2 cubes that span the point ± cell / 2.
+                    // Within the level's largest reach, which may be well under half a cube.
+                    let h = level.reach
+                    let x0 = FenceIndex.cube(point.x - h, cell)
+                    let x1 = FenceIndex.cube(point.x + h, cell)
+                    let y0 = FenceIndex.cube(point.y - h, cell)
+                    let y1 = FenceIndex.cube(point.y + h, cell)
+                    let z0 = FenceIndex.cube(point.z - h, cell)
+                    let z1 = FenceIndex.cube(point.z + h, cell)
+                    if x1 - x0 <= 1, y1 - y0 <= 1, z1 - z0 <= 1 {
+                        // The usual case, one or two cubes an axis: each axis's keys spread once.
+                        let xs = (FenceIndex.spread(x0), FenceIndex.spread(x1))
+                        let ys = (FenceIndex.spread(y0) << 1, FenceIndex.spread(y1) << 1)
+                        let zs = (FenceIndex.spread(z0) << 2, FenceIndex.spread(z1) << 2)
+                        for x in 0...(x1 - x0) {
+                            let kx = x == 0 ? xs.0 : xs.1
+                            for y in 0...(y1 - y0) {
+                                let kxy = kx | (y == 0 ? ys.0 : ys.1)
+                                for z in 0...(z1 - z0) {
+                                    if let cube = find(kxy | (z == 0 ? zs.0 : zs.1), level) { scan(cube) }
                                 }
-                                // A fence within the margin has a point of its ball, so a cube it was
-                                // entered in, within this chord distance of the point.
-                                let reach = min(margin * FenceIndex.chordPerDistance + 1, 2 * FenceIndex.offset)
-                                descend(keys, cell: cell, around: point, within: reach) { cube in
-                                    for m in Int(starts[cube])..<Int(starts[cube + 1]) {
-                                        let i = Int(members[m])
-                                        let r = slots[i].radius
-                                        guard r >= minRadius, stamps[i] != current else { continue }
-                                        stamps[i] = current
-                                        let d = distance(i)
-                                        if d - r <= margin { body(Int(originals[i]), d) }
-                                    }
+                            }
+                        }
+                    } else {
+                        // Rounding at a cube's edge can make it three.
+                        for i in x0...x1 {
+                            for j in y0...y1 {
+                                for l in z0...z1 {
+                                    if let cube = find(FenceIndex.morton(i, j, l), level) { scan(cube) }
                                 }
                             }
                         }
                     }
+                    continue
                 }
+                // A fence within the margin has its centre within chord reach(R) + this of the
+                // point, and reach(R) ≤ cell / 2.
+                let reach = min(margin * FenceIndex.chordPerDistance + 1, 2 * FenceIndex.offset) + cell / 2
+                descend(level, around: point, within: reach, scan)
             }
         }
     }
 
-    /// Visits every occupied cube within `reach` (chord metres) of `point`: from the smallest
-    /// aligned block that holds the query's bounding box, down the Morton runs, each block's
-    /// run found by binary search within its parent's.
+    /// Visits every occupied cube of `level` within `reach` (chord metres) of `point`: from the
+    /// smallest aligned block that holds the query's bounding box, down the Morton runs, each
+    /// block's run found by binary search within its parent's.
     private func descend(
-        // SAFETY: `keys` is a level's key array, lent for the call.
-        _ keys: UnsafeBufferPointer<UInt64>, cell: Double, around point: Geodesy.Point, within reach: Double,
-        _ visit: (Int) -> Void
+        _ level: Level, around point: Geodesy.Point, within reach: Double, _ visit: (Cube) -> Void
     ) {
+        let cell = level.cell
         let lo = (
             FenceIndex.cube(point.x - reach, cell), FenceIndex.cube(point.y - reach, cell),
             FenceIndex.cube(point.z - reach, cell)
@@ -310,15 +372,15 @@ public final class FenceIndex {
         var shift: UInt64 = 0
         while shift < 54, a >> shift != b >> shift { shift += 3 }
         let prefix = a >> shift
-        let first = FenceIndex.lowerBound(prefix << shift, keys, 0, keys.count)
-        let last = shift >= 54 ? keys.count : FenceIndex.lowerBound((prefix + 1) << shift, keys, first, keys.count)
+        let first = lowerBound(prefix << shift, level.firstCube, level.endCube)
+        let last = shift >= 54 ? level.endCube : lowerBound((prefix + 1) << shift, first, level.endCube)
         let limit = reach * reach
-        // (prefix, shift, first, last): a block and its run of keys.
+        // (prefix, shift, first, last): a block and its run of cubes.
         var stack: [(UInt64, UInt64, Int, Int)] = [(prefix, shift, first, last)]
         while let (p, s, from, to) = stack.popLast() {
             guard from < to else { continue }
             if s == 0 {
-                visit(from)
+                visit(cubes[from])
                 continue
             }
             let side = cell * Double(UInt64(1) << (s / 3))
@@ -327,15 +389,15 @@ public final class FenceIndex {
             if FenceIndex.blockGap(point, i, j, l, cell: cell, side: side) > limit { continue }
             if to - from == 1 {
                 // One cube left in the block: test it alone rather than split eight times.
-                let k = keys[from]
+                let k = cubes[from].key
                 let (ci, cj, cl) = (FenceIndex.compact(k), FenceIndex.compact(k >> 1), FenceIndex.compact(k >> 2))
-                if FenceIndex.blockGap(point, ci, cj, cl, cell: cell, side: cell) <= limit { visit(from) }
+                if FenceIndex.blockGap(point, ci, cj, cl, cell: cell, side: cell) <= limit { visit(cubes[from]) }
                 continue
             }
             let childShift = s - 3
             var start = from
             for c in UInt64(0)..<8 {
-                let end = c == 7 ? to : FenceIndex.lowerBound((p << 3 | (c + 1)) << childShift, keys, start, to)
+                let end = c == 7 ? to : lowerBound((p << 3 | (c + 1)) << childShift, start, to)
                 if start < end { stack.append((p << 3 | c, childShift, start, end)) }
                 start = end
             }
@@ -363,7 +425,7 @@ public final class FenceIndex {
     /// distances.
     ///
     /// Best first over every level's octree at once: a heap of blocks by the least edge a fence
-    /// entered in them can have, and of fences by their edge; a fence comes out once no block
+    /// kept in them can have, and of fences by their edge; a fence comes out once no block
     /// left can hold a nearer one.
     /// - Complexity: about the blocks and fences nearer than the `count`-th edge, times a log;
     ///   not a search radius grown until it holds enough, which far from every fence costs
@@ -374,13 +436,12 @@ public final class FenceIndex {
         if count >= fences.count {
             return fences.indices.map { ($0, edgeDistance($0, point)) }.sorted { ($0.1, $0.0) < ($1.1, $1.0) }
         }
-        let current = nextStamp()
         var heap = NearestHeap()
         for (n, level) in levels.enumerated() {
             heap.push(
                 .init(
-                    bound: -level.maxRadius, isFence: false, level: Int32(n), shift: 54, prefix: 0, from: 0,
-                    to: level.keys.count))
+                    bound: -level.maxRadius, isFence: false, level: Int32(n), shift: 54, prefix: 0,
+                    from: level.firstCube, to: level.endCube))
         }
         var found: [(index: Int, edge: Double)] = []
         while found.count < count, let e = heap.pop() {
@@ -390,59 +451,50 @@ public final class FenceIndex {
             }
             let level = levels[Int(e.level)]
             let cell = level.cell
-            // SAFETY: a level's keys, lent for the closure; `e.from..<e.to` is a run inside them.
-            level.keys.withUnsafeBufferPointer { keys in
-                if e.shift == 0 || e.to - e.from == 1 {
-                    // A cube: its fences, each once, by their exact edges.
-                    for m in Int(level.starts[e.from])..<Int(level.starts[e.from + 1]) {
-                        let i = Int(level.members[m])
-                        guard stamps[i] != current else { continue }
-                        stamps[i] = current
-                        let k = Int(originals[i])
-                        heap.push(
-                            .init(
-                                bound: edgeDistance(k, point), isFence: true, level: 0, shift: 0, prefix: UInt64(k),
-                                from: 0, to: 0))
-                    }
-                    return
+            if e.shift == 0 || e.to - e.from == 1 {
+                // A cube: its fences, by their exact edges.
+                let cube = cubes[e.from]
+                for i in Int(cube.start)..<Int(cube.end) {
+                    let k = Int(originals[i])
+                    heap.push(
+                        .init(
+                            bound: edgeDistance(k, point), isFence: true, level: 0, shift: 0, prefix: UInt64(k),
+                            from: 0, to: 0))
                 }
-                let childShift = e.shift - 3
-                var start = e.from
-                for c in UInt64(0)..<8 {
-                    let end =
-                        c == 7
-                        ? e.to : FenceIndex.lowerBound((e.prefix << 3 | (c + 1)) << childShift, keys, start, e.to)
-                    if start < end {
-                        let p = e.prefix << 3 | c
-                        var i: UInt32
-                        var j: UInt32
-                        var l: UInt32
-                        var side: Double
-                        if end - start == 1 {
-                            // One cube: its own bound, and it is opened as a cube.
-                            let k = keys[start]
-                            (i, j, l) = (FenceIndex.compact(k), FenceIndex.compact(k >> 1), FenceIndex.compact(k >> 2))
-                            side = cell
-                        } else {
-                            let base = p << childShift
-                            (i, j, l) = (
-                                FenceIndex.compact(base), FenceIndex.compact(base >> 1), FenceIndex.compact(base >> 2)
-                            )
-                            side = cell * Double(UInt64(1) << (childShift / 3))
-                        }
-                        let gap = FenceIndex.blockGap(point, i, j, l, cell: cell, side: side).squareRoot()
-                        // A fence entered here has its centre within reach(R) of the block, and
-                        // chord ≤ chordPerDistance · d: its edge is at least this.
-                        let bound =
-                            max(0, gap - FenceIndex.reach(level.maxRadius)) / FenceIndex.chordPerDistance
-                            - level.maxRadius
-                        heap.push(
-                            .init(
-                                bound: bound, isFence: false, level: e.level, shift: childShift, prefix: p, from: start,
-                                to: end))
+                continue
+            }
+            let childShift = e.shift - 3
+            var start = e.from
+            for c in UInt64(0)..<8 {
+                let end = c == 7 ? e.to : lowerBound((e.prefix << 3 | (c + 1)) << childShift, start, e.to)
+                if start < end {
+                    let p = e.prefix << 3 | c
+                    var i: UInt32
+                    var j: UInt32
+                    var l: UInt32
+                    var side: Double
+                    if end - start == 1 {
+                        // One cube: its own bound, and it is opened as a cube.
+                        let k = cubes[start].key
+                        (i, j, l) = (FenceIndex.compact(k), FenceIndex.compact(k >> 1), FenceIndex.compact(k >> 2))
+                        side = cell
+                    } else {
+                        let base = p << childShift
+                        (i, j, l) = (
+                            FenceIndex.compact(base), FenceIndex.compact(base >> 1), FenceIndex.compact(base >> 2)
+                        )
+                        side = cell * Double(UInt64(1) << (childShift / 3))
                     }
-                    start = end
+                    let gap = FenceIndex.blockGap(point, i, j, l, cell: cell, side: side).squareRoot()
+                    // A fence kept here has its centre in the block, and chord ≤
+                    // chordPerDistance · d: its edge is at least this.
+                    let bound = gap / FenceIndex.chordPerDistance - level.maxRadius
+                    heap.push(
+                        .init(
+                            bound: bound, isFence: false, level: e.level, shift: childShift, prefix: p, from: start,
+                            to: end))
                 }
+                start = end
             }
         }
         return found
@@ -457,7 +509,6 @@ public final class FenceIndex {
         edgeDistance(k, Geodesy.Point(lat: lat, lon: lon))
     }
 
-    /// How many entries and occupied cubes the levels hold, for tests of the index's memory bound.
-    var memberCount: Int { levels.reduce(0) { $0 + $1.members.count } }
-    var cubeCount: Int { levels.reduce(0) { $0 + $1.keys.count } }
+    /// How many occupied cubes the levels hold (each fence is kept once).
+    var cubeCount: Int { cubeTotal }
 }

@@ -34,86 +34,102 @@ extension FenceIndex {
     /// their fence order within a cell. A million pairs sort in a few passes over memory, where a
     /// comparison sort pays a closure call per comparison.
     static func radixSort(_ a: inout [UInt64], fromBit: Int) {
-        var none: [UInt32] = []
-        radixSort(keys: &a, values: &none, fromBit: fromBit)
+        let n = a.count
+        a.withUnsafeMutableBufferPointer { keys in
+            guard let base = keys.baseAddress else { return }
+            radixSort(keys: base, values: nil, count: n, fromBit: fromBit)
+        }
     }
 
-    /// The same for keys with a value each (`values` empty: keys alone). Only the bits that
-    /// differ between keys are sorted on, 11 at a pass, with every pass's counts taken in one
-    /// read: the fences of one region share the high bits of their cubes' keys.
+    /// The same for keys with a value each (`values` empty: keys alone).
     static func radixSort(keys a: inout [UInt64], values v: inout [UInt32], fromBit: Int = 0) {
         guard a.count > 1 else { return }
+        let n = a.count
+        precondition(v.isEmpty || v.count == n, "radixSort: as many values as keys")
         let paired = !v.isEmpty
-        precondition(!paired || v.count == a.count, "radixSort: as many values as keys")
+        a.withUnsafeMutableBufferPointer { keys in
+            v.withUnsafeMutableBufferPointer { values in
+                guard let base = keys.baseAddress else { return }
+                radixSort(keys: base, values: paired ? values.baseAddress : nil, count: n, fromBit: fromBit)
+            }
+        }
+    }
+
+    /// The sort itself, on `count` keys at `a` and, unless nil, as many values at `v`. Only the
+    /// bits that differ between keys are sorted on, in as few passes of at most 12 bits as
+    /// they need, with every pass's counts taken in one read (the fences of one region share
+    /// the high bits of their cubes' keys), and a pass whose digit is the same in every key is
+    /// skipped.
+    static func radixSort(
+        keys a: UnsafeMutablePointer<UInt64>, values v: UnsafeMutablePointer<UInt32>?, count n: Int, fromBit: Int = 0
+    ) {
+        guard n > 1 else { return }
         var all: UInt64 = ~0
         var any: UInt64 = 0
-        for x in a {
-            all &= x
-            any |= x
+        for i in 0..<n {
+            all &= a[i]
+            any |= a[i]
         }
         let varying = (all ^ any) & (fromBit >= 64 ? 0 : ~0 << UInt64(fromBit))
         guard varying != 0 else { return }
         let low = varying.trailingZeroBitCount
         let high = 64 - varying.leadingZeroBitCount
-        let digit = 11
-        let passes = (high - low + digit - 1) / digit
+        let passes = (high - low + 11) / 12
+        let digit = (high - low + passes - 1) / passes
         let buckets = 1 << digit
-        var counts = [Int](repeating: 0, count: passes * buckets)
-        // SAFETY: `counts`' storage, lent for the closure; each index is `p * buckets` plus a digit
-        // below `buckets`, inside its `passes * buckets` entries.
-        counts.withUnsafeMutableBufferPointer { c in
-            for x in a {
-                for p in 0..<passes { c[p * buckets + Int((x >> UInt64(low + p * digit)) & UInt64(buckets - 1))] += 1 }
-            }
+        let mask = UInt64(buckets - 1)
+        let counts = UnsafeMutablePointer<Int>.allocate(capacity: passes * buckets)
+        counts.initialize(repeating: 0, count: passes * buckets)
+        defer { counts.deallocate() }
+        for i in 0..<n {
+            let x = a[i]
+            for p in 0..<passes { counts[p * buckets + Int((x >> UInt64(low + p * digit)) & mask)] += 1 }
         }
-        var scratch = [UInt64](repeating: 0, count: a.count)
-        var scratchValues = [UInt32](repeating: 0, count: paired ? v.count : 0)
+        let scratch = UnsafeMutablePointer<UInt64>.allocate(capacity: n)
+        let scratchValues = v == nil ? nil : UnsafeMutablePointer<UInt32>.allocate(capacity: n)
+        defer {
+            scratch.deallocate()
+            scratchValues?.deallocate()
+        }
+        var src = a
+        var dst = scratch
+        var srcV = v
+        var dstV = scratchValues
         for p in 0..<passes {
+            let c = counts + p * buckets
             let shift = UInt64(low + p * digit)
-            // SAFETY: the four arrays' storage, lent for the nested closures of this pass only; `a`
-            // and `scratch` have the same count, as have `v` and `scratchValues` when paired, and
-            // every index is below it.
-            a.withUnsafeMutableBufferPointer { src in
-                // SAFETY: as above.
-                scratch.withUnsafeMutableBufferPointer { dst in
-                    // SAFETY: as above.
-                    v.withUnsafeMutableBufferPointer { srcV in
-                        // SAFETY: as above.
-                        scratchValues.withUnsafeMutableBufferPointer { dstV in
-                            // SAFETY: as above: `counts` holds `passes * buckets` entries, and this
-                            // pass's slice is inside them.
-                            counts.withUnsafeMutableBufferPointer { all in
-                                // SAFETY: as above.
-                                let c = UnsafeMutableBufferPointer(rebasing: all[(p * buckets)..<((p + 1) * buckets)])
-                                var sum = 0
-                                for b in 0..<buckets {
-                                    let n = c[b]
-                                    c[b] = sum
-                                    sum += n
-                                }
-                                let mask = UInt64(buckets - 1)
-                                if paired {
-                                    for i in 0..<src.count {
-                                        let x = src[i]
-                                        let b = Int((x >> shift) & mask)
-                                        dst[c[b]] = x
-                                        dstV[c[b]] = srcV[i]
-                                        c[b] += 1
-                                    }
-                                } else {
-                                    for x in src {
-                                        let b = Int((x >> shift) & mask)
-                                        dst[c[b]] = x
-                                        c[b] += 1
-                                    }
-                                }
-                            }
-                        }
-                    }
+            var sum = 0
+            var skip = false
+            for b in 0..<buckets {
+                let k = c[b]
+                if k == n { skip = true }
+                c[b] = sum
+                sum += k
+            }
+            if skip { continue }  // every key has this digit: the order stands
+            if let sv = srcV, let dv = dstV {
+                for i in 0..<n {
+                    let x = src[i]
+                    let b = Int((x >> shift) & mask)
+                    let at = c[b]
+                    dst[at] = x
+                    dv[at] = sv[i]
+                    c[b] = at + 1
+                }
+            } else {
+                for i in 0..<n {
+                    let x = src[i]
+                    let b = Int((x >> shift) & mask)
+                    dst[c[b]] = x
+                    c[b] += 1
                 }
             }
-            swap(&a, &scratch)
-            if paired { swap(&v, &scratchValues) }
+            swap(&src, &dst)
+            swap(&srcV, &dstV)
+        }
+        if src != a {
+            a.update(from: src, count: n)
+            if let sv = srcV, let v { v.update(from: sv, count: n) }
         }
     }
 }
