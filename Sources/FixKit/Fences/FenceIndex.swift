@@ -41,6 +41,9 @@ public final class FenceIndex {
     /// - `cubes`: every level's occupied cubes, ascending by Morton key within a level;
     /// - `buckets`: every level's hash table from a cube's key to its place in `cubes` (plus
     ///   one; 0 is an empty bucket).
+    // SAFETY: the four buffers below are allocated once in `init`, initialized there in full
+    // (`fenceCount` slots and originals, `cubeTotal` cubes, every bucket), live as long as the
+    // index, and are freed only in `deinit`; no pointer to them leaves the class.
     private let slots: UnsafeMutablePointer<Slot>
     private let originals: UnsafeMutablePointer<UInt32>
     private let cubes: UnsafeMutablePointer<Cube>
@@ -64,6 +67,8 @@ public final class FenceIndex {
     }
 
     deinit {
+        // SAFETY: the buffers `init` allocated, freed once, when nothing can read them any more.
+        // Their elements are trivial types: nothing to deinitialize.
         slots.deallocate()
         originals.deallocate()
         cubes.deallocate()
@@ -119,6 +124,7 @@ public final class FenceIndex {
         var levelOf = [UInt8](repeating: 0, count: n)
         var levelStart = [Int](repeating: 0, count: FenceIndex.levelCount + 1)
         var maxRadius = [Double](repeating: -1, count: FenceIndex.levelCount)
+        // SAFETY: `fences`' storage, lent for the closure only; k < n = fences.count.
         fences.withUnsafeBufferPointer { fs in
             for k in 0..<n {
                 let radius = fs[k].radius  // not the whole Fence: that retains its id
@@ -132,6 +138,9 @@ public final class FenceIndex {
         for level in 0..<FenceIndex.levelCount { levelStart[level + 1] += levelStart[level] }
         self.centres = centres
         // Each level's stretch: its fences' cube keys and numbers, in file order.
+        // SAFETY: scratch for the build, freed by the `defer` when `init` returns; every one of its
+        // n entries is written below (each fence once, at its level's `fill`, which stays inside its
+        // level's stretch of `levelStart`) before it is read.
         let keys = UnsafeMutablePointer<UInt64>.allocate(capacity: max(1, n))
         let order = UnsafeMutablePointer<UInt32>.allocate(capacity: max(1, n))
         defer {
@@ -139,6 +148,7 @@ public final class FenceIndex {
             order.deallocate()
         }
         var fill = levelStart
+        // SAFETY: `centres`' storage, lent for the closure; k < n = centres.count.
         centres.withUnsafeBufferPointer { cs in
             for k in 0..<n {
                 let level = Int(levelOf[k])
@@ -154,6 +164,8 @@ public final class FenceIndex {
         levelOf = []
         // Sorted by key within each level (stable: a cube's fences stay in file order), the
         // slots filled in that order, and the runs of equal keys made cubes.
+        // SAFETY: the index's own buffers (see the stored properties): entry e is initialized once,
+        // below, as the sort of its level reaches it; every e in 0..<n is some level's.
         let slots = UnsafeMutablePointer<Slot>.allocate(capacity: max(1, n))
         let originals = UnsafeMutablePointer<UInt32>.allocate(capacity: max(1, n))
         self.slots = slots
@@ -161,6 +173,8 @@ public final class FenceIndex {
         var cubeList: [Cube] = []
         var built: [Level] = []
         var bucketCount = 0
+        // SAFETY: both arrays' storage, lent for the closures; every index is a fence number k < n
+        // read from `order`, and every pointer offset is inside the level's stretch first..<end of n.
         centres.withUnsafeBufferPointer { cs in
             fences.withUnsafeBufferPointer { fs in
                 for level in 0..<FenceIndex.levelCount where levelStart[level] < levelStart[level + 1] {
@@ -209,10 +223,14 @@ public final class FenceIndex {
             }
         }
         cubeTotal = cubeList.count
+        // SAFETY: the index's cubes, one for each of `cubeList`, all initialized here.
         let cubes = UnsafeMutablePointer<Cube>.allocate(capacity: max(1, cubeList.count))
         for (c, cube) in cubeList.enumerated() { (cubes + c).initialize(to: cube) }
         cubeList = []
         self.cubes = cubes
+        // SAFETY: every level's hash table, each `mask + 1` entries from its `firstBucket`, all
+        // initialized to 0 (empty) at once; a probe is masked, so it stays in its level's table, and
+        // each table has at least twice as many entries as cubes, so a free bucket is always found.
         let buckets = UnsafeMutablePointer<UInt32>.allocate(capacity: max(1, bucketCount))
         buckets.initialize(repeating: 0, count: max(1, bucketCount))
         self.buckets = buckets
@@ -304,6 +322,7 @@ public final class FenceIndex {
                 if d - r <= margin { body(Int(originals[i]), d) }
             }
         }
+        // SAFETY: `levels`' storage, lent for the closure (the array is a `let` of the index).
         levels.withUnsafeBufferPointer { levels in
             for level in levels where level.maxRadius >= minRadius && level.maxRadius + margin >= 0 {
                 let cell = level.cell

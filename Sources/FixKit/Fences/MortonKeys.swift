@@ -35,6 +35,7 @@ extension FenceIndex {
     /// comparison sort pays a closure call per comparison.
     static func radixSort(_ a: inout [UInt64], fromBit: Int) {
         let n = a.count
+        // SAFETY: `a`'s storage, lent for the closure; the sort touches its `count` entries only.
         a.withUnsafeMutableBufferPointer { keys in
             guard let base = keys.baseAddress else { return }
             radixSort(keys: base, values: nil, count: n, fromBit: fromBit)
@@ -47,6 +48,8 @@ extension FenceIndex {
         let n = a.count
         precondition(v.isEmpty || v.count == n, "radixSort: as many values as keys")
         let paired = !v.isEmpty
+        // SAFETY: both arrays' storage, lent for the closures; `v` has as many entries as `a` when
+        // paired, and the sort touches `n` = a.count of each.
         a.withUnsafeMutableBufferPointer { keys in
             v.withUnsafeMutableBufferPointer { values in
                 guard let base = keys.baseAddress else { return }
@@ -78,6 +81,8 @@ extension FenceIndex {
         let digit = (high - low + passes - 1) / passes
         let buckets = 1 << digit
         let mask = UInt64(buckets - 1)
+        // SAFETY: the digit counts of every pass, initialized to 0 here and freed by the `defer`;
+        // each index is p * buckets plus a digit masked below `buckets`.
         let counts = UnsafeMutablePointer<Int>.allocate(capacity: passes * buckets)
         counts.initialize(repeating: 0, count: passes * buckets)
         defer { counts.deallocate() }
@@ -85,6 +90,9 @@ extension FenceIndex {
             let x = a[i]
             for p in 0..<passes { counts[p * buckets + Int((x >> UInt64(low + p * digit)) & mask)] += 1 }
         }
+        // SAFETY: the other half of each pass, n entries (n values too when paired), freed by the
+        // `defer`; each pass writes all n before the next reads them, at places the prefix sums of
+        // `counts` give, which are a permutation of 0..<n. The caller's `a` and `v` hold n entries.
         let scratch = UnsafeMutablePointer<UInt64>.allocate(capacity: n)
         let scratchValues = v == nil ? nil : UnsafeMutablePointer<UInt32>.allocate(capacity: n)
         defer {
