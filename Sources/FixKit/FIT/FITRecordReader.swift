@@ -40,6 +40,13 @@ struct FITRecordReader: FITMessageHandler {
         self.trace = trace
     }
 
+    /// A field's value as a message shows it: whole when it is one that an `Int64` holds (a
+    /// sint32 position always is), else as it is (a field a file declares as float64 may be
+    /// anything, infinity and NaN included, and `Int64(_:)` traps on those).
+    static func whole(_ v: Double) -> String {
+        v == v.rounded() && v.magnitude < 0x1p63 ? String(Int64(v)) : String(v)
+    }
+
     mutating func beginFile(_ index: Int) {
         // A chained file is another recording: its fixes start a new seg.
         if segHasFix { newSegPending = true }
@@ -64,7 +71,7 @@ struct FITRecordReader: FITMessageHandler {
         guard lat >= -90 && lat <= 90 && lon >= -180 && lon <= 180 else {
             try sink.problem(
                 line: nil,
-                "byte \(offset): a record's position_lat \(Int64(la)) and position_long \(Int64(lo)) semicircles are \(lat), \(lon) degrees, out of range (expected -90 to 90 and -180 to 180); no fix"
+                "byte \(offset): a record's position_lat \(Self.whole(la)) and position_long \(Self.whole(lo)) semicircles are \(lat), \(lon) degrees, out of range (expected -90 to 90 and -180 to 180); no fix"
             )
             return
         }
