@@ -48,67 +48,45 @@ public enum FenceFile {
         let notFences = OptionFileError(
             "--fences \(name): expected a JSON array of fences or a GeoJSON FeatureCollection")
         let failure: OptionFileError? = bytes.withUnsafeBufferPointer { buffer in
-            var s = JSONScanner(buffer)
+            var s = JSONScanner(buffer, endName: "the end")
             do throws(JSONSyntaxError) {
                 s.skipSpace()
+                var refused: OptionFileError?
                 switch s.peek() {
-                case UInt8(ascii: "["):
+                case JSONByte.openBracket:
                     // The plain form, read member by member without building values; an element
                     // the quick reader does not expect goes through the general one.
-                    s.position += 1
-                    s.skipSpace()
-                    var k = 0
-                    if s.peek() == UInt8(ascii: "]") {
-                        s.position += 1
-                    } else {
-                        while true {
-                            let at = s.position
-                            if let f = quickFence(&s) {
-                                fences.append(f)
-                            } else {
-                                s.position = at
-                                if let e = add(try JSONValue.value(&s, depth: 1), k, geoJSON: false) { return e }
-                            }
-                            k += 1
-                            s.skipSpace()
-                            guard let c = s.peek() else { throw s.error("expected ',' or ']', found the end") }
-                            s.position += 1
-                            if c == UInt8(ascii: "]") { break }
-                            guard c == UInt8(ascii: ",") else {
-                                s.position -= 1
-                                throw s.error("expected ',' or ']', found \(s.describeHere())")
-                            }
+                    try s.scanElements(until: { s, k throws(JSONSyntaxError) in
+                        let at = s.position
+                        if let f = quickFence(&s) {
+                            fences.append(f)
+                            return false
                         }
-                    }
-                case UInt8(ascii: "{"):
+                        s.position = at
+                        refused = add(try JSONValue.value(&s, depth: 1), k, geoJSON: false)
+                        return refused != nil
+                    })
+                    if let refused { return refused }
+                case JSONByte.openBrace:
                     // A FeatureCollection: its "features", and a "type" that says so.
-                    s.position += 1
                     var foundFeatures = false
                     var isCollection = false
-                    s.skipSpace()
-                    while s.peek() != UInt8(ascii: "}") {
-                        s.skipSpace()
-                        let (r, escaped) = try s.scanString()
-                        let key = s.stringValue(r, escaped: escaped)
-                        try s.expect(UInt8(ascii: ":"), "':' after a member name")
-                        s.skipSpace()
-                        if key == "features", s.peek() == UInt8(ascii: "[") {
+                    try s.scanMembers(until: { s, name throws(JSONSyntaxError) in
+                        let key = s.stringValue(name.range, escaped: name.escaped)
+                        if key == "features", s.peek() == JSONByte.openBracket {
                             foundFeatures = true
-                            if let e = try forEachElement(&s, { add($0, $1, geoJSON: true) }) { return e }
+                            try s.scanElements(until: { s, k throws(JSONSyntaxError) in
+                                refused = add(try JSONValue.value(&s, depth: 1), k, geoJSON: true)
+                                return refused != nil
+                            })
                         } else if key == "type" {
                             isCollection = try JSONValue.value(&s, depth: 1).string == "FeatureCollection"
                         } else {
                             try s.skipValue()
                         }
-                        s.skipSpace()
-                        guard let c = s.peek() else { throw s.error("expected ',' or '}', found the end") }
-                        if c == UInt8(ascii: ",") {
-                            s.position += 1
-                        } else if c != UInt8(ascii: "}") {
-                            throw s.error("expected ',' or '}', found \(s.describeHere())")
-                        }
-                    }
-                    s.position += 1
+                        return refused != nil
+                    })
+                    if let refused { return refused }
                     guard foundFeatures, isCollection else { return notFences }
                 default:
                     return notFences
@@ -134,74 +112,52 @@ public enum FenceFile {
     /// anything else, which the general reader then reads and, if wrong, explains.
     static func quickFence(_ s: inout JSONScanner) -> Fence? {
         s.skipSpace()
-        guard s.peek() == UInt8(ascii: "{") else { return nil }
-        s.position += 1
+        guard s.peek() == JSONByte.openBrace else { return nil }
         var id: String?
         var lat = Double.nan
         var lon = Double.nan
         var radius = Double.nan
+        var plain = true
         do throws(JSONSyntaxError) {
-            while true {
-                s.skipSpace()
-                let (key, escaped) = try s.scanString()
-                guard !escaped else { return nil }
-                try s.expect(UInt8(ascii: ":"), "':'")
-                s.skipSpace()
-                let k = UnsafeBufferPointer(rebasing: s.bytes[key])
+            try s.scanMembers(until: { s, key throws(JSONSyntaxError) in
+                guard !key.escaped else {
+                    plain = false
+                    return true
+                }
+                let k = UnsafeBufferPointer(rebasing: s.bytes[key.range])
                 @inline(__always) func named(_ word: StaticString) -> Bool {
-                    k.count == word.utf8CodeUnitCount && memcmpBytes(k.baseAddress!, word.utf8Start, k.count)
+                    k.count == word.utf8CodeUnitCount
+                        && k.elementsEqual(UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount))
                 }
                 if named("id") {
-                    guard s.peek() == UInt8(ascii: "\""), id == nil else { return nil }
+                    guard s.peek() == JSONByte.quote, id == nil else {
+                        plain = false
+                        return true
+                    }
                     let (r, e) = try s.scanString()
-                    guard !e else { return nil }
+                    guard !e else {
+                        plain = false
+                        return true
+                    }
                     id = String(decoding: UnsafeBufferPointer(rebasing: s.bytes[r]), as: UTF8.self)
                 } else if named("lat") || named("lon") || named("radius") {
-                    guard let c = s.peek(), c == UInt8(ascii: "-") || c &- 48 < 10,
+                    guard let c = s.peek(), c == JSONByte.minus || c &- 48 < 10,
                         let v = DecimalNumber.parse(try s.scanNumber())
-                    else { return nil }
+                    else {
+                        plain = false
+                        return true
+                    }
                     if k.count == 6 { radius = v } else if k[1] == UInt8(ascii: "a") { lat = v } else { lon = v }
                 } else {
                     try s.skipValue()
                 }
-                s.skipSpace()
-                guard let c = s.peek() else { return nil }
-                s.position += 1
-                if c == UInt8(ascii: "}") { break }
-                guard c == UInt8(ascii: ",") else { return nil }
-            }
+                return false
+            })
         } catch {
             return nil
         }
-        guard let id, lat >= -90, lat <= 90, lon >= -180, lon <= 180, radius >= 0 else { return nil }
+        guard plain, let id, lat >= -90, lat <= 90, lon >= -180, lon <= 180, radius >= 0 else { return nil }
         return Fence(id: id, lat: lat, lon: lon, radius: radius)
-    }
-
-    /// Parses the array at `s` one element at a time; stops at the first element `body`
-    /// refuses, and returns its error.
-    static func forEachElement(_ s: inout JSONScanner, _ body: (JSONValue, Int) -> OptionFileError?)
-        throws(JSONSyntaxError)
-        -> OptionFileError?
-    {
-        s.position += 1  // '['
-        s.skipSpace()
-        if s.peek() == UInt8(ascii: "]") {
-            s.position += 1
-            return nil
-        }
-        var k = 0
-        while true {
-            if let e = body(try JSONValue.value(&s, depth: 1), k) { return e }
-            k += 1
-            s.skipSpace()
-            guard let c = s.peek() else { throw s.error("expected ',' or ']', found the end") }
-            s.position += 1
-            if c == UInt8(ascii: "]") { return nil }
-            guard c == UInt8(ascii: ",") else {
-                s.position -= 1
-                throw s.error("expected ',' or ']', found \(s.describeHere())")
-            }
-        }
     }
 
     static func fence(_ item: JSONValue, properties: JSONValue, at k: Int, name: String, geoJSON: Bool)

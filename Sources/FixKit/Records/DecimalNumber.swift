@@ -144,9 +144,10 @@ public enum DecimalNumber {
     static func slowParse(_ text: UnsafeBufferPointer<UInt8>, start: Int, end: Int) -> Double? {
         let n = end - start
         return withUnsafeTemporaryAllocation(of: CChar.self, capacity: n + 1) { buf -> Double? in
+            guard let base = buf.baseAddress else { return nil }
             for k in 0..<n { buf[k] = CChar(bitPattern: text[start + k]) }
             buf[n] = 0
-            let v = strtod(buf.baseAddress!, nil)
+            let v = strtod(base, nil)
             return v.isFinite ? v : nil
         }
     }

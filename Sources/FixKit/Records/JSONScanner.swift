@@ -3,12 +3,19 @@
 /// allocates except to unescape a string that has escapes.
 ///
 /// Errors are `JSONSyntaxError` values with a byte offset and words a user can act on.
+///
+/// Objects and arrays are read by `forEachMember` and `forEachElement`, the one place that
+/// knows their grammar; every decoder hands them what to do with a member or an element.
 struct JSONScanner {
     let bytes: UnsafeBufferPointer<UInt8>
     var position: Int = 0
+    /// What the end of `bytes` is called in a message: "the end of the line" for an NDJSON
+    /// line, "the end" for a document.
+    let endName: StaticString
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    init(_ bytes: UnsafeBufferPointer<UInt8>, endName: StaticString = "the end of the line") {
         self.bytes = bytes
+        self.endName = endName
     }
 
     static let maxDepth = 256
@@ -19,7 +26,8 @@ struct JSONScanner {
     mutating func skipSpace() {
         while position < bytes.count {
             let c = bytes[position]
-            guard c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D else { return }
+            guard c == JSONByte.space || c == JSONByte.tab || c == JSONByte.lineFeed || c == JSONByte.carriageReturn
+            else { return }
             position += 1
         }
     }
@@ -34,7 +42,7 @@ struct JSONScanner {
     }
 
     func describeHere() -> String {
-        guard let c = peek() else { return "the end of the line" }
+        guard let c = peek() else { return "\(endName)" }
         if c >= 0x20 && c < 0x7F { return "'\(Character(Unicode.Scalar(c)))'" }
         return "byte 0x" + String(c, radix: 16)
     }
@@ -48,7 +56,7 @@ struct JSONScanner {
     /// Reads a string whose opening quote is at `position`. Returns the raw bytes between the
     /// quotes and whether they contain escapes.
     mutating func scanString() throws(JSONSyntaxError) -> (range: Range<Int>, escaped: Bool) {
-        guard peek() == UInt8(ascii: "\"") else { throw error("expected a string, found \(describeHere())") }
+        guard peek() == JSONByte.quote else { throw error("expected a string, found \(describeHere())") }
         position += 1
         let start = position
         var escaped = false
@@ -59,23 +67,23 @@ struct JSONScanner {
             var i = position
             while i < n {
                 let c = base[i]
-                if c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") || c < 0x20 { break }
+                if c == JSONByte.quote || c == JSONByte.backslash || c < 0x20 { break }
                 i += 1
             }
             position = i
         }
         while position < bytes.count {
             let c = bytes[position]
-            if c == UInt8(ascii: "\"") {
+            if c == JSONByte.quote {
                 position += 1
                 return (start..<(position - 1), escaped)
             }
-            if c == UInt8(ascii: "\\") {
+            if c == JSONByte.backslash {
                 escaped = true
                 position += 1
                 guard position < bytes.count else { break }
                 switch bytes[position] {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+                case JSONByte.quote, JSONByte.backslash, UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
                     UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
                     position += 1
                 case UInt8(ascii: "u"):
@@ -111,7 +119,7 @@ struct JSONScanner {
         var i = 0
         while i < raw.count {
             let c = raw[i]
-            guard c == UInt8(ascii: "\\") else {
+            guard c == JSONByte.backslash else {
                 out.append(c)
                 i += 1
                 continue
@@ -127,7 +135,7 @@ struct JSONScanner {
             case UInt8(ascii: "u"):
                 var scalar = hex4(raw, i)
                 i += 4
-                if (0xD800..<0xDC00).contains(scalar), i + 5 < raw.count, raw[i] == UInt8(ascii: "\\"),
+                if (0xD800..<0xDC00).contains(scalar), i + 5 < raw.count, raw[i] == JSONByte.backslash,
                     raw[i + 1] == UInt8(ascii: "u")
                 {
                     let low = hex4(raw, i + 2)
@@ -138,7 +146,7 @@ struct JSONScanner {
                 }
                 // A lone surrogate cannot be UTF-8: it becomes U+FFFD, as String would make it.
                 let u = Unicode.Scalar(scalar) ?? "\u{FFFD}"
-                out.append(contentsOf: UTF8.encode(u)!)
+                if let encoded = UTF8.encode(u) { out.append(contentsOf: encoded) }  // a Scalar always encodes
             default: out.append(e)  // \" \\ \/
             }
         }
@@ -163,7 +171,7 @@ struct JSONScanner {
     /// Scans a JSON number at `position` and returns its bytes.
     mutating func scanNumber() throws(JSONSyntaxError) -> UnsafeBufferPointer<UInt8> {
         let start = position
-        if peek() == UInt8(ascii: "-") { position += 1 }
+        if peek() == JSONByte.minus { position += 1 }
         guard let first = peek(), first &- 48 < 10 else { throw error("expected a number, found \(describeHere())") }
         if first == UInt8(ascii: "0") {
             position += 1
@@ -189,35 +197,14 @@ struct JSONScanner {
         skipSpace()
         guard let c = peek() else { throw error("expected a value, found the end of the line") }
         switch c {
-        case UInt8(ascii: "\""):
+        case JSONByte.quote:
             _ = try scanString()
-        case UInt8(ascii: "{"), UInt8(ascii: "["):
+        case JSONByte.openBrace:
             guard depth < JSONScanner.maxDepth else { throw error("values nested deeper than \(JSONScanner.maxDepth)") }
-            let close = c == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
-            position += 1
-            skipSpace()
-            if peek() == close {
-                position += 1
-                return
-            }
-            while true {
-                if close == UInt8(ascii: "}") {
-                    skipSpace()
-                    _ = try scanString()
-                    try expect(UInt8(ascii: ":"), "':' after a member name")
-                }
-                try skipValue(depth: depth + 1)
-                skipSpace()
-                guard let d = peek() else {
-                    throw error("expected ',' or '\(Character(Unicode.Scalar(close)))', found the end of the line")
-                }
-                position += 1
-                if d == close { return }
-                guard d == UInt8(ascii: ",") else {
-                    position -= 1
-                    throw error("expected ',' or '\(Character(Unicode.Scalar(close)))', found \(describeHere())")
-                }
-            }
+            try forEachMember { s, _ throws(JSONSyntaxError) in try s.skipValue(depth: depth + 1) }
+        case JSONByte.openBracket:
+            guard depth < JSONScanner.maxDepth else { throw error("values nested deeper than \(JSONScanner.maxDepth)") }
+            try forEachElement { s, _ throws(JSONSyntaxError) in try s.skipValue(depth: depth + 1) }
         case UInt8(ascii: "t"): try literal("true")
         case UInt8(ascii: "f"): try literal("false")
         case UInt8(ascii: "n"): try literal("null")
@@ -244,6 +231,137 @@ struct JSONScanner {
         position += 4
         return true
     }
+}
+
+// MARK: - Objects and arrays
+
+extension JSONScanner {
+    /// Reads the object whose `{` is the next byte, calling `body` for each member with its
+    /// name and the scanner at the member's value (white space skipped). `body` must read the
+    /// value (scan or skip it); this checks everything around it: the names, `:`, `,` and `}`.
+    /// The scanner ends just past the `}`.
+    @inline(__always)
+    mutating func forEachMember(_ body: (inout JSONScanner, JSONMemberName) throws(JSONSyntaxError) -> Void)
+        throws(JSONSyntaxError)
+    {
+        try scanMembers(until: { s, name throws(JSONSyntaxError) in
+            try body(&s, name)
+            return false
+        })
+    }
+
+    /// `forEachMember` that stops early when `body` returns true, the scanner just past that
+    /// member's value. Returns whether it stopped so.
+    @inline(__always)
+    @discardableResult
+    mutating func scanMembers(until body: (inout JSONScanner, JSONMemberName) throws(JSONSyntaxError) -> Bool)
+        throws(JSONSyntaxError) -> Bool
+    {
+        position += 1  // the '{'
+        skipSpace()
+        if position < bytes.count, bytes[position] == JSONByte.closeBrace {
+            position += 1
+            return false
+        }
+        while true {
+            skipSpace()
+            let start = position
+            let (range, escaped) = try scanString()
+            skipSpace()
+            guard position < bytes.count, bytes[position] == JSONByte.colon else {
+                throw error("expected ':' after a member name, found \(describeHere())")
+            }
+            position += 1
+            skipSpace()
+            if try body(&self, JSONMemberName(start: start, range: range, escaped: escaped)) { return true }
+            if try passSeparator(closing: JSONByte.closeBrace) { return false }
+        }
+    }
+
+    /// Reads the array whose `[` is the next byte, calling `body` for each element with its
+    /// index and the scanner at the element (white space skipped). `body` must read the
+    /// element; this checks the `,` and `]` around it. The scanner ends just past the `]`.
+    @inline(__always)
+    mutating func forEachElement(_ body: (inout JSONScanner, Int) throws(JSONSyntaxError) -> Void)
+        throws(JSONSyntaxError)
+    {
+        try scanElements(until: { s, k throws(JSONSyntaxError) in
+            try body(&s, k)
+            return false
+        })
+    }
+
+    /// `forEachElement` that stops early when `body` returns true, the scanner just past that
+    /// element. Returns whether it stopped so.
+    @inline(__always)
+    @discardableResult
+    mutating func scanElements(until body: (inout JSONScanner, Int) throws(JSONSyntaxError) -> Bool)
+        throws(JSONSyntaxError) -> Bool
+    {
+        position += 1  // the '['
+        skipSpace()
+        if position < bytes.count, bytes[position] == JSONByte.closeBracket {
+            position += 1
+            return false
+        }
+        var k = 0
+        while true {
+            skipSpace()
+            if try body(&self, k) { return true }
+            k += 1
+            if try passSeparator(closing: JSONByte.closeBracket) { return false }
+        }
+    }
+
+    /// After a member's value or an element: passes a `,` (false) or the closing byte (true).
+    @inline(__always)
+    private mutating func passSeparator(closing close: UInt8) throws(JSONSyntaxError) -> Bool {
+        skipSpace()
+        if position < bytes.count {
+            let c = bytes[position]
+            if c == JSONByte.comma {
+                position += 1
+                return false
+            }
+            if c == close {
+                position += 1
+                return true
+            }
+        }
+        throw separatorError(closing: close)
+    }
+
+    @inline(never)
+    private func separatorError(closing close: UInt8) -> JSONSyntaxError {
+        error("expected ',' or '\(Character(Unicode.Scalar(close)))', found \(describeHere())")
+    }
+}
+
+/// A member's name as `forEachMember` found it, in the scanner's bytes.
+struct JSONMemberName {
+    /// Where the name's opening quote is: where the member starts.
+    var start: Int
+    /// The name's bytes, between the quotes.
+    var range: Range<Int>
+    /// Whether they hold escapes (`JSONScanner.stringValue` resolves them).
+    var escaped: Bool
+}
+
+/// The bytes of JSON's grammar (RFC 8259), by name.
+enum JSONByte {
+    static let openBrace: UInt8 = 0x7B  // {
+    static let closeBrace: UInt8 = 0x7D  // }
+    static let openBracket: UInt8 = 0x5B  // [
+    static let closeBracket: UInt8 = 0x5D  // ]
+    static let comma: UInt8 = 0x2C  // ,
+    static let colon: UInt8 = 0x3A  // :
+    static let quote: UInt8 = 0x22  // "
+    static let backslash: UInt8 = 0x5C  // \
+    static let minus: UInt8 = 0x2D  // -
+    static let space: UInt8 = 0x20
+    static let tab: UInt8 = 0x09
+    static let lineFeed: UInt8 = 0x0A
+    static let carriageReturn: UInt8 = 0x0D
 }
 
 @inline(__always)

@@ -38,7 +38,7 @@ public enum JSONValue: Equatable, Sendable {
 
     /// Parses one JSON text (RFC 8259), with the error's byte offset.
     public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> JSONValue {
-        var s = JSONScanner(bytes)
+        var s = JSONScanner(bytes, endName: "the end")
         let v = try value(&s, depth: 0)
         s.skipSpace()
         guard s.atEnd else { throw s.error("expected the end of the document, found \(s.describeHere())") }
@@ -50,49 +50,20 @@ public enum JSONValue: Equatable, Sendable {
         guard let c = s.peek() else { throw s.error("expected a value, found the end") }
         guard depth < JSONScanner.maxDepth else { throw s.error("values nested deeper than \(JSONScanner.maxDepth)") }
         switch c {
-        case UInt8(ascii: "{"):
-            s.position += 1
+        case JSONByte.openBrace:
             var members: [(String, JSONValue)] = []
-            s.skipSpace()
-            if s.peek() == UInt8(ascii: "}") {
-                s.position += 1
-                return .object(members)
-            }
-            while true {
-                s.skipSpace()
-                let (r, escaped) = try s.scanString()
-                let key = s.stringValue(r, escaped: escaped)
-                try s.expect(UInt8(ascii: ":"), "':' after a member name")
+            try s.forEachMember { s, name throws(JSONSyntaxError) in
+                let key = s.stringValue(name.range, escaped: name.escaped)
                 members.append((key, try value(&s, depth: depth + 1)))
-                s.skipSpace()
-                guard let d = s.peek() else { throw s.error("expected ',' or '}', found the end") }
-                s.position += 1
-                if d == UInt8(ascii: "}") { return .object(members) }
-                guard d == UInt8(ascii: ",") else {
-                    s.position -= 1
-                    throw s.error("expected ',' or '}', found \(s.describeHere())")
-                }
             }
-        case UInt8(ascii: "["):
-            s.position += 1
+            return .object(members)
+        case JSONByte.openBracket:
             var items: [JSONValue] = []
-            s.skipSpace()
-            if s.peek() == UInt8(ascii: "]") {
-                s.position += 1
-                return .array(items)
-            }
-            while true {
+            try s.forEachElement { s, _ throws(JSONSyntaxError) in
                 items.append(try value(&s, depth: depth + 1))
-                s.skipSpace()
-                guard let d = s.peek() else { throw s.error("expected ',' or ']', found the end") }
-                s.position += 1
-                if d == UInt8(ascii: "]") { return .array(items) }
-                guard d == UInt8(ascii: ",") else {
-                    s.position -= 1
-                    throw s.error("expected ',' or ']', found \(s.describeHere())")
-                }
             }
-        case UInt8(ascii: "\""):
+            return .array(items)
+        case JSONByte.quote:
             let (r, escaped) = try s.scanString()
             return .string(s.stringValue(r, escaped: escaped))
         case UInt8(ascii: "t"):

@@ -6,7 +6,10 @@ struct RepeatedString {
 
     mutating func string(_ raw: UnsafeBufferPointer<UInt8>) -> String {
         if raw.count == bytes.count,
-            bytes.withUnsafeBufferPointer({ raw.count == 0 || memcmpBytes(raw.baseAddress!, $0.baseAddress!, raw.count) })
+            bytes.withUnsafeBufferPointer({ held in
+                guard let a = raw.baseAddress, let b = held.baseAddress else { return raw.count == 0 }
+                return memcmpBytes(a, b, raw.count)
+            })
         {
             return string
         }
