@@ -56,17 +56,16 @@ public enum FenceFile {
                 case JSONByte.openBracket:
                     // The plain form, read member by member without building values; an element
                     // the quick reader does not expect goes through the general one.
-                    try s.scanElements(until: { s, k throws(JSONSyntaxError) in
+                    var walk = JSONWalk()
+                    while let k = try s.nextElement(&walk) {
                         let at = s.position
                         if let f = quickFence(&s) {
                             fences.append(f)
-                            return false
+                            continue
                         }
                         s.position = at
-                        refused = add(try JSONValue.value(&s, depth: 1), k, geoJSON: false)
-                        return refused != nil
-                    })
-                    if let refused { return refused }
+                        if let e = add(try JSONValue.value(&s, depth: 1), k, geoJSON: false) { return e }
+                    }
                 case JSONByte.openBrace:
                     // A FeatureCollection: its "features", and a "type" that says so.
                     var foundFeatures = false
@@ -117,46 +116,33 @@ public enum FenceFile {
         var lat = Double.nan
         var lon = Double.nan
         var radius = Double.nan
-        var plain = true
         do throws(JSONSyntaxError) {
-            try s.scanMembers(until: { s, key throws(JSONSyntaxError) in
-                guard !key.escaped else {
-                    plain = false
-                    return true
-                }
+            var walk = JSONWalk()
+            while let key = try s.nextMember(&walk) {
+                guard !key.escaped else { return nil }
                 let k = UnsafeBufferPointer(rebasing: s.bytes[key.range])
                 @inline(__always) func named(_ word: StaticString) -> Bool {
-                    k.count == word.utf8CodeUnitCount
-                        && k.elementsEqual(UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount))
+                    guard k.count == word.utf8CodeUnitCount, let b = k.baseAddress else { return false }
+                    return memcmpBytes(b, word.utf8Start, k.count)
                 }
                 if named("id") {
-                    guard s.peek() == JSONByte.quote, id == nil else {
-                        plain = false
-                        return true
-                    }
+                    guard s.peek() == JSONByte.quote, id == nil else { return nil }
                     let (r, e) = try s.scanString()
-                    guard !e else {
-                        plain = false
-                        return true
-                    }
+                    guard !e else { return nil }
                     id = String(decoding: UnsafeBufferPointer(rebasing: s.bytes[r]), as: UTF8.self)
                 } else if named("lat") || named("lon") || named("radius") {
                     guard let c = s.peek(), c == JSONByte.minus || c &- 48 < 10,
                         let v = DecimalNumber.parse(try s.scanNumber())
-                    else {
-                        plain = false
-                        return true
-                    }
+                    else { return nil }
                     if k.count == 6 { radius = v } else if k[1] == UInt8(ascii: "a") { lat = v } else { lon = v }
                 } else {
                     try s.skipValue()
                 }
-                return false
-            })
+            }
         } catch {
             return nil
         }
-        guard plain, let id, lat >= -90, lat <= 90, lon >= -180, lon <= 180, radius >= 0 else { return nil }
+        guard let id, lat >= -90, lat <= 90, lon >= -180, lon <= 180, radius >= 0 else { return nil }
         return Fence(id: id, lat: lat, lon: lon, radius: radius)
     }
 

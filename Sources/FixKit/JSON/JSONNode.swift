@@ -36,7 +36,8 @@ struct JSONNode {
         switch c {
         case JSONByte.openBrace:
             var n = JSONNode(kind: .object, range: start..<start)
-            try s.forEachMember { s, name throws(JSONSyntaxError) in
+            var walk = JSONWalk()
+            while let name = try s.nextMember(&walk) {
                 let key = s.stringValue(name.range, escaped: name.escaped)
                 n.members.append(JSONMember(key: key, value: try node(&s, depth: depth + 1)))
             }
@@ -44,7 +45,8 @@ struct JSONNode {
             return n
         case JSONByte.openBracket:
             var n = JSONNode(kind: .array, range: start..<start)
-            try s.forEachElement { s, _ throws(JSONSyntaxError) in
+            var walk = JSONWalk()
+            while try s.nextElement(&walk) != nil {
                 n.items.append(try node(&s, depth: depth + 1))
             }
             n.range = start..<s.position

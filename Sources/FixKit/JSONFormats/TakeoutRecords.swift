@@ -46,7 +46,8 @@ struct RecordsLocationDecoder {
         guard s.peek() == JSONByte.openBrace else {
             throw s.error("expected '{' (a location is a JSON object), found \(s.describeHere())")
         }
-        try s.forEachMember { s, name throws(JSONSyntaxError) in
+        var walk = JSONWalk()
+        while let name = try s.nextMember(&walk) {
             switch Key(bytes, name.range) {
             case .latitudeE7: latE7 = try number(&s)
             case .longitudeE7: lonE7 = try number(&s)

@@ -34,7 +34,8 @@ public struct FixDecoder {
         }
         course = MemberSpan(afterBrace: s.position + 1)
         var previousEnd = s.position + 1  // where the separator before the next member starts
-        try s.forEachMember { s, name throws(JSONSyntaxError) in
+        var walk = JSONWalk()
+        while let name = try s.nextMember(&walk) {
             if course.nextKey == -1 { course.nextKey = name.start }
             let field =
                 name.escaped

@@ -4,8 +4,9 @@
 ///
 /// Errors are `JSONSyntaxError` values with a byte offset and words a user can act on.
 ///
-/// Objects and arrays are read by `forEachMember` and `forEachElement`, the one place that
-/// knows their grammar; every decoder hands them what to do with a member or an element.
+/// Objects and arrays are read by `nextMember` and `nextElement` (or `forEachMember` and
+/// `forEachElement`, the same as loops), the one place that knows their grammar; every
+/// decoder says only what to do with a member or an element.
 struct JSONScanner {
     let bytes: UnsafeBufferPointer<UInt8>
     var position: Int = 0
@@ -201,10 +202,12 @@ struct JSONScanner {
             _ = try scanString()
         case JSONByte.openBrace:
             guard depth < JSONScanner.maxDepth else { throw error("values nested deeper than \(JSONScanner.maxDepth)") }
-            try forEachMember { s, _ throws(JSONSyntaxError) in try s.skipValue(depth: depth + 1) }
+            var walk = JSONWalk()
+            while try nextMember(&walk) != nil { try skipValue(depth: depth + 1) }
         case JSONByte.openBracket:
             guard depth < JSONScanner.maxDepth else { throw error("values nested deeper than \(JSONScanner.maxDepth)") }
-            try forEachElement { s, _ throws(JSONSyntaxError) in try s.skipValue(depth: depth + 1) }
+            var walk = JSONWalk()
+            while try nextElement(&walk) != nil { try skipValue(depth: depth + 1) }
         case UInt8(ascii: "t"): try literal("true")
         case UInt8(ascii: "f"): try literal("false")
         case UInt8(ascii: "n"): try literal("null")
@@ -236,18 +239,65 @@ struct JSONScanner {
 // MARK: - Objects and arrays
 
 extension JSONScanner {
-    /// Reads the object whose `{` is the next byte, calling `body` for each member with its
-    /// name and the scanner at the member's value (white space skipped). `body` must read the
-    /// value (scan or skip it); this checks everything around it: the names, `:`, `,` and `}`.
-    /// The scanner ends just past the `}`.
+    /// The next member of an object: its name, the scanner at its value (white space
+    /// skipped), or nil past the object's `}`. The first call, with a new `walk`, reads the
+    /// `{` that must be the next byte; the caller reads each value (scans or skips it) before
+    /// asking for the next member. This checks everything around the values: the names, `:`,
+    /// `,` and `}`. The loop every object reader shares:
+    ///
+    ///     var walk = JSONWalk()
+    ///     while let name = try s.nextMember(&walk) { /* read the value */ }
+    @inline(__always)
+    mutating func nextMember(_ walk: inout JSONWalk) throws(JSONSyntaxError) -> JSONMemberName? {
+        if walk.count == 0 {
+            position += 1  // the '{'
+            skipSpace()
+            if position < bytes.count, bytes[position] == JSONByte.closeBrace {
+                position += 1
+                return nil
+            }
+        } else if try passSeparator(closing: JSONByte.closeBrace) {
+            return nil
+        }
+        walk.count += 1
+        skipSpace()
+        let start = position
+        let (range, escaped) = try scanString()
+        skipSpace()
+        guard position < bytes.count, bytes[position] == JSONByte.colon else { throw colonError() }
+        position += 1
+        skipSpace()
+        return JSONMemberName(start: start, range: range, escaped: escaped)
+    }
+
+    /// The next element of an array: its index, the scanner at it (white space skipped), or
+    /// nil past the array's `]`. As `nextMember`: the first call reads the `[`, the caller
+    /// reads each element, and this checks the `,` and `]` between them.
+    @inline(__always)
+    mutating func nextElement(_ walk: inout JSONWalk) throws(JSONSyntaxError) -> Int? {
+        if walk.count == 0 {
+            position += 1  // the '['
+            skipSpace()
+            if position < bytes.count, bytes[position] == JSONByte.closeBracket {
+                position += 1
+                return nil
+            }
+        } else if try passSeparator(closing: JSONByte.closeBracket) {
+            return nil
+        }
+        walk.count += 1
+        skipSpace()
+        return walk.count - 1
+    }
+
+    /// `nextMember` as a loop: `body` reads each member's value. The scanner ends just past
+    /// the `}`.
     @inline(__always)
     mutating func forEachMember(_ body: (inout JSONScanner, JSONMemberName) throws(JSONSyntaxError) -> Void)
         throws(JSONSyntaxError)
     {
-        try scanMembers(until: { s, name throws(JSONSyntaxError) in
-            try body(&s, name)
-            return false
-        })
+        var walk = JSONWalk()
+        while let name = try nextMember(&walk) { try body(&self, name) }
     }
 
     /// `forEachMember` that stops early when `body` returns true, the scanner just past that
@@ -257,38 +307,21 @@ extension JSONScanner {
     mutating func scanMembers(until body: (inout JSONScanner, JSONMemberName) throws(JSONSyntaxError) -> Bool)
         throws(JSONSyntaxError) -> Bool
     {
-        position += 1  // the '{'
-        skipSpace()
-        if position < bytes.count, bytes[position] == JSONByte.closeBrace {
-            position += 1
-            return false
+        var walk = JSONWalk()
+        while let name = try nextMember(&walk) {
+            if try body(&self, name) { return true }
         }
-        while true {
-            skipSpace()
-            let start = position
-            let (range, escaped) = try scanString()
-            skipSpace()
-            guard position < bytes.count, bytes[position] == JSONByte.colon else {
-                throw error("expected ':' after a member name, found \(describeHere())")
-            }
-            position += 1
-            skipSpace()
-            if try body(&self, JSONMemberName(start: start, range: range, escaped: escaped)) { return true }
-            if try passSeparator(closing: JSONByte.closeBrace) { return false }
-        }
+        return false
     }
 
-    /// Reads the array whose `[` is the next byte, calling `body` for each element with its
-    /// index and the scanner at the element (white space skipped). `body` must read the
-    /// element; this checks the `,` and `]` around it. The scanner ends just past the `]`.
+    /// `nextElement` as a loop: `body` reads each element, given its index. The scanner ends
+    /// just past the `]`.
     @inline(__always)
     mutating func forEachElement(_ body: (inout JSONScanner, Int) throws(JSONSyntaxError) -> Void)
         throws(JSONSyntaxError)
     {
-        try scanElements(until: { s, k throws(JSONSyntaxError) in
-            try body(&s, k)
-            return false
-        })
+        var walk = JSONWalk()
+        while let k = try nextElement(&walk) { try body(&self, k) }
     }
 
     /// `forEachElement` that stops early when `body` returns true, the scanner just past that
@@ -298,19 +331,11 @@ extension JSONScanner {
     mutating func scanElements(until body: (inout JSONScanner, Int) throws(JSONSyntaxError) -> Bool)
         throws(JSONSyntaxError) -> Bool
     {
-        position += 1  // the '['
-        skipSpace()
-        if position < bytes.count, bytes[position] == JSONByte.closeBracket {
-            position += 1
-            return false
-        }
-        var k = 0
-        while true {
-            skipSpace()
+        var walk = JSONWalk()
+        while let k = try nextElement(&walk) {
             if try body(&self, k) { return true }
-            k += 1
-            if try passSeparator(closing: JSONByte.closeBracket) { return false }
         }
+        return false
     }
 
     /// After a member's value or an element: passes a `,` (false) or the closing byte (true).
@@ -332,12 +357,23 @@ extension JSONScanner {
     }
 
     @inline(never)
+    private func colonError() -> JSONSyntaxError {
+        error("expected ':' after a member name, found \(describeHere())")
+    }
+
+    @inline(never)
     private func separatorError(closing close: UInt8) -> JSONSyntaxError {
         error("expected ',' or '\(Character(Unicode.Scalar(close)))', found \(describeHere())")
     }
 }
 
-/// A member's name as `forEachMember` found it, in the scanner's bytes.
+/// Where a walk through an object or an array stands, between calls of `nextMember` or
+/// `nextElement`: how many members or elements it has handed out.
+struct JSONWalk {
+    fileprivate(set) var count = 0
+}
+
+/// A member's name as `nextMember` found it, in the scanner's bytes.
 struct JSONMemberName {
     /// Where the name's opening quote is: where the member starts.
     var start: Int

@@ -52,14 +52,16 @@ public enum JSONValue: Equatable, Sendable {
         switch c {
         case JSONByte.openBrace:
             var members: [(String, JSONValue)] = []
-            try s.forEachMember { s, name throws(JSONSyntaxError) in
+            var walk = JSONWalk()
+            while let name = try s.nextMember(&walk) {
                 let key = s.stringValue(name.range, escaped: name.escaped)
                 members.append((key, try value(&s, depth: depth + 1)))
             }
             return .object(members)
         case JSONByte.openBracket:
             var items: [JSONValue] = []
-            try s.forEachElement { s, _ throws(JSONSyntaxError) in
+            var walk = JSONWalk()
+            while try s.nextElement(&walk) != nil {
                 items.append(try value(&s, depth: depth + 1))
             }
             return .array(items)

@@ -136,7 +136,7 @@ public struct VisitsTool: Tool {
         }
         if let c = currentTrace { detectors[c] = current }
         try untraced.finish(emit: emit)
-        for t in order { try detectors[t]!.finish(emit: emit) }
+        for t in order { try detectors[t]?.finish(emit: emit) }
         close()
         if untimed > 0 || invalid > 0 || backwards > 1 { try output.flush() }
         if backwards > 1, let first = firstBackwards {
