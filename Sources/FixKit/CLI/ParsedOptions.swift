@@ -45,7 +45,7 @@ public struct ParsedOptions: Sendable {
                 values[name] = inlineValue
             } else {
                 guard i < arguments.count else {
-                    throw UsageError("--\(name) needs a value (\(spec.value!))")
+                    throw UsageError("--\(name) needs a value (\(spec.value ?? "a value"))")
                 }
                 values[name] = arguments[i]
                 i += 1
@@ -70,6 +70,38 @@ public struct ParsedOptions: Sendable {
             throw UsageError(
                 "--\(name) \(text) is out of range: expected \(DecimalNumber.text(range.lowerBound)) to \(range.upperBound == .greatestFiniteMagnitude ? "any larger number" : DecimalNumber.text(range.upperBound))"
             )
+        }
+        return v
+    }
+
+    /// A number option that has a default, so always a number.
+    public func double(_ name: String, default def: Double, range: ClosedRange<Double>) throws(UsageError) -> Double {
+        try double(name, default: Optional(def), range: range) ?? def
+    }
+
+    /// A whole-number option in `range`. The value is read as a number first (`3`, `3.0` and
+    /// `3e0` are all 3), so that a value out of range says so whether or not it is whole.
+    public func integer(_ name: String, default def: Int?, range: ClosedRange<Int>) throws(UsageError) -> Int? {
+        guard let text = values[name] else { return def }
+        guard
+            let v = try double(name, default: nil, range: Double(range.lowerBound)...Double(range.upperBound)),
+            v == v.rounded()
+        else {
+            throw UsageError("--\(name) '\(text)' is not a whole number")
+        }
+        return Int(v)
+    }
+
+    /// A whole-number option that has a default, so always a number.
+    public func integer(_ name: String, default def: Int, range: ClosedRange<Int>) throws(UsageError) -> Int {
+        try integer(name, default: Optional(def), range: range) ?? def
+    }
+
+    /// An option whose value is one of the words of `T` (or an alias); nil when not given.
+    public func choice<T: OptionChoice>(_ name: String, _ type: T.Type) throws(UsageError) -> T? {
+        guard let text = values[name] else { return nil }
+        guard let v = T(rawValue: text) ?? T.aliases.first(where: { $0.word == text })?.value else {
+            throw UsageError("--\(name) '\(text)' is not \(T.what): expected \(T.listed())")
         }
         return v
     }

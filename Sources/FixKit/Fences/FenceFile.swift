@@ -48,67 +48,44 @@ public enum FenceFile {
         let notFences = OptionFileError(
             "--fences \(name): expected a JSON array of fences or a GeoJSON FeatureCollection")
         let failure: OptionFileError? = bytes.withUnsafeBufferPointer { buffer in
-            var s = JSONScanner(buffer)
+            var s = JSONScanner(buffer, endName: "the end")
             do throws(JSONSyntaxError) {
                 s.skipSpace()
+                var refused: OptionFileError?
                 switch s.peek() {
-                case UInt8(ascii: "["):
+                case JSONByte.openBracket:
                     // The plain form, read member by member without building values; an element
                     // the quick reader does not expect goes through the general one.
-                    s.position += 1
-                    s.skipSpace()
-                    var k = 0
-                    if s.peek() == UInt8(ascii: "]") {
-                        s.position += 1
-                    } else {
-                        while true {
-                            let at = s.position
-                            if let f = quickFence(&s) {
-                                fences.append(f)
-                            } else {
-                                s.position = at
-                                if let e = add(try JSONValue.value(&s, depth: 1), k, geoJSON: false) { return e }
-                            }
-                            k += 1
-                            s.skipSpace()
-                            guard let c = s.peek() else { throw s.error("expected ',' or ']', found the end") }
-                            s.position += 1
-                            if c == UInt8(ascii: "]") { break }
-                            guard c == UInt8(ascii: ",") else {
-                                s.position -= 1
-                                throw s.error("expected ',' or ']', found \(s.describeHere())")
-                            }
+                    var walk = JSONWalk()
+                    while let k = try s.nextElement(&walk) {
+                        let at = s.position
+                        if let f = quickFence(&s) {
+                            fences.append(f)
+                            continue
                         }
+                        s.position = at
+                        if let e = add(try JSONValue.value(&s, depth: 1), k, geoJSON: false) { return e }
                     }
-                case UInt8(ascii: "{"):
+                case JSONByte.openBrace:
                     // A FeatureCollection: its "features", and a "type" that says so.
-                    s.position += 1
                     var foundFeatures = false
                     var isCollection = false
-                    s.skipSpace()
-                    while s.peek() != UInt8(ascii: "}") {
-                        s.skipSpace()
-                        let (r, escaped) = try s.scanString()
-                        let key = s.stringValue(r, escaped: escaped)
-                        try s.expect(UInt8(ascii: ":"), "':' after a member name")
-                        s.skipSpace()
-                        if key == "features", s.peek() == UInt8(ascii: "[") {
+                    try s.scanMembers(until: { s, name throws(JSONSyntaxError) in
+                        let key = s.stringValue(name.range, escaped: name.escaped)
+                        if key == "features", s.peek() == JSONByte.openBracket {
                             foundFeatures = true
-                            if let e = try forEachElement(&s, { add($0, $1, geoJSON: true) }) { return e }
+                            try s.scanElements(until: { s, k throws(JSONSyntaxError) in
+                                refused = add(try JSONValue.value(&s, depth: 1), k, geoJSON: true)
+                                return refused != nil
+                            })
                         } else if key == "type" {
                             isCollection = try JSONValue.value(&s, depth: 1).string == "FeatureCollection"
                         } else {
                             try s.skipValue()
                         }
-                        s.skipSpace()
-                        guard let c = s.peek() else { throw s.error("expected ',' or '}', found the end") }
-                        if c == UInt8(ascii: ",") {
-                            s.position += 1
-                        } else if c != UInt8(ascii: "}") {
-                            throw s.error("expected ',' or '}', found \(s.describeHere())")
-                        }
-                    }
-                    s.position += 1
+                        return refused != nil
+                    })
+                    if let refused { return refused }
                     guard foundFeatures, isCollection else { return notFences }
                 default:
                     return notFences

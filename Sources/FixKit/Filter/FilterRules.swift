@@ -4,7 +4,7 @@ public enum RejectReason: String, CaseIterable, Sendable {
 }
 
 /// What fixfilter does with `course` when the fix has no valid `cacc`.
-public enum CourseMode: String, Sendable {
+public enum CourseMode: String, CaseIterable, Sendable {
     /// Remove the course, pass the fix.
     case strip
     /// Reject the fix (reason `course`).
@@ -72,7 +72,7 @@ extension FilterRules {
             } else if requireHacc {
                 return .reject(.hacc)
             }
-        } else if requireHacc, fix.hacc == nil || fix.hacc! < 0 {
+        } else if requireHacc, (fix.hacc ?? -1) < 0 {
             return .reject(.hacc)
         }
         if let maxAge, let t = fix.time {

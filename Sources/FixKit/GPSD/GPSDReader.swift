@@ -40,37 +40,36 @@ struct GPSDReader {
         var alt: Double?
         var badTime: String?
         do throws(JSONSyntaxError) {
-            try s.expect(UInt8(ascii: "{"), "'{'")
             s.skipSpace()
-            if s.peek() == UInt8(ascii: "}") { return .skipped }
-            while true {
-                s.skipSpace()
-                let (key, _) = try s.scanString()
-                try s.expect(UInt8(ascii: ":"), "':'")
-                s.skipSpace()
+            guard s.peek() == JSONByte.openBrace else { throw s.error("expected '{', found \(s.describeHere())") }
+            try s.forEachMember { s, key throws(JSONSyntaxError) in
                 // SAFETY: `key` is a range inside `line` (from the scanner), read during this call.
-                let name = String(decoding: UnsafeBufferPointer(rebasing: line[key]), as: UTF8.self)
+                let name = String(decoding: UnsafeBufferPointer(rebasing: line[key.range]), as: UTF8.self)
                 switch name {
                 case "class":
                     let (r, _) = try s.scanString()
                     // SAFETY: `r` is inside `line`, read during this call.
                     isTPV = UnsafeBufferPointer(rebasing: line[r]).elementsEqual("TPV".utf8)
                 case "time":
-                    if s.peek() == UInt8(ascii: "\"") {
+                    if s.peek() == JSONByte.quote {
                         let (r, _) = try s.scanString()
                         // SAFETY: `r` is inside `line`; the parse and the String copy it during
                         // this call.
                         fix.time = Timestamp.parse(UnsafeBufferPointer(rebasing: line[r]))
-                        if fix.time == nil { badTime = String(decoding: UnsafeBufferPointer(rebasing: line[r]), as: UTF8.self) }
+                        if fix.time == nil {
+                            badTime = String(decoding: UnsafeBufferPointer(rebasing: line[r]), as: UTF8.self)
+                        }
                     } else {
                         try s.skipValue()
                     }
                 case "device":
-                    if s.peek() == UInt8(ascii: "\"") {
+                    if s.peek() == JSONByte.quote {
                         let (r, escaped) = try s.scanString()
                         // SAFETY: `r` is inside `line`; `device.string` copies the bytes (or reuses
                         // an equal copy).
-                        fix.trace = escaped ? s.stringValue(r, escaped: true) : device.string(UnsafeBufferPointer(rebasing: line[r]))
+                        fix.trace =
+                            escaped
+                            ? s.stringValue(r, escaped: true) : device.string(UnsafeBufferPointer(rebasing: line[r]))
                     } else {
                         try s.skipValue()
                     }
@@ -86,18 +85,15 @@ struct GPSDReader {
                 case "epd": fix.cacc = try number(&s)
                 default: try s.skipValue()
                 }
-                s.skipSpace()
-                guard let c = s.peek() else { throw s.error("expected ',' or '}', found the end of the line") }
-                s.position += 1
-                if c == UInt8(ascii: "}") { break }
-                guard c == UInt8(ascii: ",") else { throw s.error("expected ',' or '}'") }
             }
         } catch {
             return .invalid(error.message)
         }
         guard isTPV, (mode ?? 0) >= 2, let lat, let lon else { return .skipped }
         guard abs(lat) <= 90, abs(lon) <= 180 else {
-            return .invalid("TPV lat \(DecimalNumber.text(lat)), lon \(DecimalNumber.text(lon)) out of range (expected [-90, 90] and [-180, 180])")
+            return .invalid(
+                "TPV lat \(DecimalNumber.text(lat)), lon \(DecimalNumber.text(lon)) out of range (expected [-90, 90] and [-180, 180])"
+            )
         }
         if let badTime { return .invalid("TPV time \(badTime.debugDescription) is not an ISO 8601 time") }
         fix.lat = lat
@@ -111,7 +107,7 @@ struct GPSDReader {
 
     /// A number, or nil for `null` or any other value.
     private func number(_ s: inout JSONScanner) throws(JSONSyntaxError) -> Double? {
-        guard let c = s.peek(), c == UInt8(ascii: "-") || c &- 48 < 10 else {
+        guard let c = s.peek(), c == JSONByte.minus || c &- 48 < 10 else {
             try s.skipValue()
             return nil
         }

@@ -61,7 +61,7 @@ public struct GPXWriter {
             point("wpt", fix, indent: "    ", into: &out)
             return
         }
-        if !inTrack || fix.trace != trace || (seg != nil && fix.seg != nil && fix.seg! < seg!) || (seg == nil) != (fix.seg == nil) {
+        if !inTrack || fix.trace != trace || (fix.seg ?? .max) < (seg ?? .min) || (seg == nil) != (fix.seg == nil) {
             // The same trace again, in a track of its own because its seg went back: marked, so
             // that gpx2fix keeps one trace for both and does not take them for two recordings.
             let continued = wroteTrack && fix.trace == trace
@@ -77,9 +77,9 @@ public struct GPXWriter {
                 out.append(contentsOf: "    <extensions>".utf8)
                 if fix.seg == nil { out.append(contentsOf: "<fixkit:unsegmented/>".utf8) }
                 if continued { out.append(contentsOf: "<fixkit:continued/>".utf8) }
-                if exactTrace {
+                if exactTrace, let t = fix.trace {
                     out.append(contentsOf: "<fixkit:trace>".utf8)
-                    XMLText.escape(fix.trace!, into: &out, attribute: false)
+                    XMLText.escape(t, into: &out, attribute: false)
                     out.append(contentsOf: "</fixkit:trace>".utf8)
                 }
                 out.append(contentsOf: "</extensions>\n".utf8)
@@ -181,9 +181,9 @@ public struct GPXWriter {
                 raw("</gpxtpx:TrackPointExtension>")
             }
             if antimeridian { raw("<fixkit:lon>180</fixkit:lon>") }
-            if exactName {
+            if exactName, let name = fix.name {
                 raw("<fixkit:name>")
-                XMLText.escape(fix.name!, into: &out, attribute: false)
+                XMLText.escape(name, into: &out, attribute: false)
                 raw("</fixkit:name>")
             }
             element("fixkit:hacc", fix.hacc)

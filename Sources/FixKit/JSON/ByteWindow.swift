@@ -85,7 +85,7 @@ final class ByteWindow {
     /// Consumes `n` bytes, counting their line feeds.
     func consume(_ n: Int) {
         var lines = 0
-        for k in 0..<n where storage[start + k] == 0x0A { lines += 1 }
+        for k in 0..<n where storage[start + k] == JSONByte.lineFeed { lines += 1 }
         consume(n, lines: lines)
     }
 
@@ -109,10 +109,10 @@ final class ByteWindow {
             while start < count {
                 let c = storage[start]
                 switch c {
-                case 0x0A:
+                case JSONByte.lineFeed:
                     line += 1
                     start += 1
-                case 0x20, 0x09, 0x0D:
+                case JSONByte.space, JSONByte.tab, JSONByte.carriageReturn:
                     start += 1
                 default:
                     return c
@@ -136,13 +136,17 @@ final class ByteWindow {
     /// the next read to report.
     func shown() -> String {
         while available < 40, !eof,
-            !(0..<available).contains(where: { storage[start + $0] == 0x0A || storage[start + $0] == 0x0D })
+            !(0..<available).contains(where: {
+                storage[start + $0] == JSONByte.lineFeed || storage[start + $0] == JSONByte.carriageReturn
+            })
         {
             guard (try? fill()) == true else { break }
         }
         let n = min(available, 40)
         var end = 0
-        while end < n, storage[start + end] != 0x0A, storage[start + end] != 0x0D { end += 1 }
+        while end < n, storage[start + end] != JSONByte.lineFeed, storage[start + end] != JSONByte.carriageReturn {
+            end += 1
+        }
         // SAFETY: `start + end <= count` (`end < n <= available`); read during this call only.
         return "\"" + escapedForMessage(UnsafeBufferPointer(start: storage + start, count: end)) + "\""
     }
@@ -162,14 +166,14 @@ extension ByteWindow {
             let p = storage + start
             let n = available
             var k = searched
-            while k < n, p[k] != 0x0A { k += 1 }
+            while k < n, p[k] != JSONByte.lineFeed { k += 1 }
             if k < n {
                 let number = line
                 if discarding {
                     discarding = false
                 } else {
                     var end = k
-                    if end > 0, p[end - 1] == 0x0D { end -= 1 }
+                    if end > 0, p[end - 1] == JSONByte.carriageReturn { end -= 1 }
                     // SAFETY: `p ..< p + end` lies inside `storage[start..<count]` (`end <= k < n =
                     // available`); `body` reads it during the call.
                     try body(UnsafeBufferPointer(start: p, count: end), number)
@@ -188,7 +192,7 @@ extension ByteWindow {
             if !(try fill()) {
                 if available > 0 && !discarding {
                     var end = available
-                    if storage[start + end - 1] == 0x0D { end -= 1 }
+                    if storage[start + end - 1] == JSONByte.carriageReturn { end -= 1 }
                     // SAFETY: `start + end <= count`; `body` reads it during the call.
                     try body(UnsafeBufferPointer(start: storage + start, count: end), line)
                 }

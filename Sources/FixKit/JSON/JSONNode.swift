@@ -23,7 +23,7 @@ struct JSONNode {
     // SAFETY: `bytes` is the caller's, read during this call only; the nodes keep ranges into it,
     // not pointers, and are read together with it.
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> JSONNode {
-        var s = JSONScanner(bytes)
+        var s = JSONScanner(bytes, endName: "the end")
         let v = try node(&s, depth: 0)
         s.skipSpace()
         guard s.atEnd else { throw s.error("expected the end of the element, found \(s.describeHere())") }
@@ -36,53 +36,24 @@ struct JSONNode {
         guard depth < JSONScanner.maxDepth else { throw s.error("values nested deeper than \(JSONScanner.maxDepth)") }
         let start = s.position
         switch c {
-        case UInt8(ascii: "{"):
-            s.position += 1
+        case JSONByte.openBrace:
             var n = JSONNode(kind: .object, range: start..<start)
-            s.skipSpace()
-            if s.peek() == UInt8(ascii: "}") {
-                s.position += 1
-            } else {
-                while true {
-                    s.skipSpace()
-                    let (r, escaped) = try s.scanString()
-                    let key = s.stringValue(r, escaped: escaped)
-                    try s.expect(UInt8(ascii: ":"), "':' after a member name")
-                    n.members.append(JSONMember(key: key, value: try node(&s, depth: depth + 1)))
-                    s.skipSpace()
-                    guard let d = s.peek() else { throw s.error("expected ',' or '}', found the end") }
-                    s.position += 1
-                    if d == UInt8(ascii: "}") { break }
-                    guard d == UInt8(ascii: ",") else {
-                        s.position -= 1
-                        throw s.error("expected ',' or '}', found \(s.describeHere())")
-                    }
-                }
+            var walk = JSONWalk()
+            while let name = try s.nextMember(&walk) {
+                let key = s.stringValue(name.range, escaped: name.escaped)
+                n.members.append(JSONMember(key: key, value: try node(&s, depth: depth + 1)))
             }
             n.range = start..<s.position
             return n
-        case UInt8(ascii: "["):
-            s.position += 1
+        case JSONByte.openBracket:
             var n = JSONNode(kind: .array, range: start..<start)
-            s.skipSpace()
-            if s.peek() == UInt8(ascii: "]") {
-                s.position += 1
-            } else {
-                while true {
-                    n.items.append(try node(&s, depth: depth + 1))
-                    s.skipSpace()
-                    guard let d = s.peek() else { throw s.error("expected ',' or ']', found the end") }
-                    s.position += 1
-                    if d == UInt8(ascii: "]") { break }
-                    guard d == UInt8(ascii: ",") else {
-                        s.position -= 1
-                        throw s.error("expected ',' or ']', found \(s.describeHere())")
-                    }
-                }
+            var walk = JSONWalk()
+            while try s.nextElement(&walk) != nil {
+                n.items.append(try node(&s, depth: depth + 1))
             }
             n.range = start..<s.position
             return n
-        case UInt8(ascii: "\""):
+        case JSONByte.quote:
             let (_, escaped) = try s.scanString()
             var n = JSONNode(kind: .string, range: start..<s.position)
             n.escaped = escaped
@@ -159,7 +130,9 @@ struct JSONElement {
             // SAFETY: as above: the range, quotes dropped, lies inside `bytes`.
             let inner = UnsafeBufferPointer(rebasing: bytes[(node.range.lowerBound + 1)..<(node.range.upperBound - 1)])
             if let t = Timestamp.parse(inner) { return t }
-            if !inner.isEmpty, inner.allSatisfy({ $0 &- 48 < 10 }), let v = DecimalNumber.parse(inner) { return Self.epoch(v) }
+            if !inner.isEmpty, inner.allSatisfy({ $0 &- 48 < 10 }), let v = DecimalNumber.parse(inner) {
+                return Self.epoch(v)
+            }
             return nil
         }
         if node.kind == .number, let v = DecimalNumber.parse(raw(node)) { return Self.epoch(v) }
@@ -195,7 +168,9 @@ extension JSONElement {
         do throws(JSONSyntaxError) {
             root = try JSONNode.parse(bytes)
         } catch {
-            try problem(JSONStreamReader.line(of: error.offset, in: bytes, from: line), "\(what) is not valid JSON: \(error.message); skipped")
+            try problem(
+                JSONStreamReader.line(of: error.offset, in: bytes, from: line),
+                "\(what) is not valid JSON: \(error.message); skipped")
             return nil
         }
         return JSONElement(bytes: bytes, root: root, line: line)

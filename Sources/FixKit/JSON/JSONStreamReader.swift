@@ -43,16 +43,18 @@ struct JSONStreamReader {
             var first = true
             while let c = try window.skipSpace() {
                 if !first && !sequence {
-                    try stop(&handler, "expected the end of the document, found \(window.shown()): one JSON document was expected")
+                    try stop(
+                        &handler,
+                        "expected the end of the document, found \(window.shown()): one JSON document was expected")
                 }
                 first = false
                 switch c {
-                case UInt8(ascii: "["):
+                case JSONByte.openBracket:
                     try array(key: nil, &handler)
-                case UInt8(ascii: "{") where rootObject == .members:
+                case JSONByte.openBrace where rootObject == .members:
                     try object(&handler)
                     try handler.endOfRoot()
-                case UInt8(ascii: "{"):
+                case JSONByte.openBrace:
                     try whole(key: nil, &handler)
                 default:
                     try stop(&handler, "expected a JSON object or array, found \(window.shown())")
@@ -71,16 +73,17 @@ struct JSONStreamReader {
     /// The root object, from its `{`.
     private mutating func object<H: JSONStreamHandler>(_ handler: inout H) throws {
         window.consume(1, lines: 0)
-        if try window.skipSpace() == UInt8(ascii: "}") {
+        if try window.skipSpace() == JSONByte.closeBrace {
             window.consume(1, lines: 0)
             return
         }
         while true {
-            guard try window.skipSpace() == UInt8(ascii: "\"") else {
-                try stop(&handler, "expected a member name (a string) in the document's object, found \(window.shown())")
+            guard try window.skipSpace() == JSONByte.quote else {
+                try stop(
+                    &handler, "expected a member name (a string) in the document's object, found \(window.shown())")
             }
             let key = try memberName(&handler)
-            guard try window.skipSpace() == UInt8(ascii: ":") else {
+            guard try window.skipSpace() == JSONByte.colon else {
                 try stop(&handler, "expected ':' after the member name \"\(key)\", found \(window.shown())")
             }
             window.consume(1, lines: 0)
@@ -88,7 +91,7 @@ struct JSONStreamReader {
                 try stop(&handler, "the document ends after \"\(key)\": expected its value")
             }
             switch handler.action(forMember: key) {
-            case .elements where c == UInt8(ascii: "["):
+            case .elements where c == JSONByte.openBracket:
                 try array(key: key, &handler)
             case .elements, .value:
                 try whole(key: key, &handler)
@@ -96,9 +99,9 @@ struct JSONStreamReader {
                 try skip(key: key, &handler)
             }
             switch try window.skipSpace() {
-            case UInt8(ascii: ","):
+            case JSONByte.comma:
                 window.consume(1, lines: 0)
-            case UInt8(ascii: "}"):
+            case JSONByte.closeBrace:
                 window.consume(1, lines: 0)
                 return
             case nil:
@@ -135,7 +138,7 @@ struct JSONStreamReader {
     private mutating func array<H: JSONStreamHandler>(key: String?, _ handler: inout H) throws {
         let what = key.map { "\"\($0)\"" } ?? "the document's array"
         window.consume(1, lines: 0)
-        if try window.skipSpace() == UInt8(ascii: "]") {
+        if try window.skipSpace() == JSONByte.closeBracket {
             window.consume(1, lines: 0)
             return
         }
@@ -151,19 +154,20 @@ struct JSONStreamReader {
             case .tooLarge:
                 try handler.problem(
                     line: line,
-                    "an element of \(what) is longer than \(limit >> 20) MiB, the most gpx2fix holds of one element; element skipped")
+                    "an element of \(what) is longer than \(limit >> 20) MiB, the most gpx2fix holds of one element; element skipped"
+                )
             case .truncated:
                 try stop(&handler, "the document ends inside an element of \(what) that starts here")
             }
             switch try window.skipSpace() {
-            case UInt8(ascii: ","):
+            case JSONByte.comma:
                 window.consume(1, lines: 0)
-            case UInt8(ascii: "]"):
+            case JSONByte.closeBracket:
                 window.consume(1, lines: 0)
                 return
             case nil:
                 try stop(&handler, "the document ends inside \(what): expected ',' or ']'")
-            case UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "\""):
+            case JSONByte.openBrace, JSONByte.openBracket, JSONByte.quote:
                 // A missing comma between two elements: say so, and read on.
                 try handler.problem(line: window.line, "expected ',' between two elements of \(what)")
             default:
@@ -181,7 +185,8 @@ struct JSONStreamReader {
             try handler.value(window.bytes(0, n), of: key, line: line)
             window.consume(n, lines: lines)
         case .tooLarge:
-            try handler.problem(line: line, "\(what) is longer than \(limit >> 20) MiB, the most gpx2fix holds of one value; skipped")
+            try handler.problem(
+                line: line, "\(what) is longer than \(limit >> 20) MiB, the most gpx2fix holds of one value; skipped")
         case .truncated:
             try stop(&handler, "the document ends inside \(what) that starts here")
         }
@@ -197,7 +202,9 @@ struct JSONStreamReader {
             do {
                 try s.skipValue()
             } catch {
-                try handler.problem(line: JSONStreamReader.line(of: error.offset, in: bytes, from: line), "the value of \"\(key)\": \(error.message)")
+                try handler.problem(
+                    line: JSONStreamReader.line(of: error.offset, in: bytes, from: line),
+                    "the value of \"\(key)\": \(error.message)")
             }
             window.consume(n, lines: lines)
         case .tooLarge:
@@ -221,14 +228,14 @@ struct JSONStreamReader {
     /// as it is scanned and not held.
     mutating func extent() throws -> Extent {
         let first = window[0]
-        let scalar = first != UInt8(ascii: "{") && first != UInt8(ascii: "[") && first != UInt8(ascii: "\"")
+        let scalar = first != JSONByte.openBrace && first != JSONByte.openBracket && first != JSONByte.quote
         var i = 0
         var depth = 0
         var inString = false
         var escaped = false
         var lines = 0
         var discarding = false
-        if first == UInt8(ascii: "\"") {
+        if first == JSONByte.quote {
             inString = true
             i = 1
         }
@@ -255,35 +262,36 @@ struct JSONStreamReader {
                     // Most bytes of a string are plain: run over them.
                     if escaped {
                         escaped = false
-                    } else if c == UInt8(ascii: "\\") {
+                    } else if c == JSONByte.backslash {
                         escaped = true
-                    } else if c == UInt8(ascii: "\"") {
+                    } else if c == JSONByte.quote {
                         inString = false
                         if depth == 0 {
                             end = i + 1
                             break scan
                         }
-                    } else if c == 0x0A {
+                    } else if c == JSONByte.lineFeed {
                         lines += 1
                     }
                 } else if scalar {
                     switch c {
-                    case UInt8(ascii: ","), UInt8(ascii: "]"), UInt8(ascii: "}"), UInt8(ascii: ":"), 0x20, 0x09, 0x0D, 0x0A:
+                    case JSONByte.comma, JSONByte.closeBracket, JSONByte.closeBrace, JSONByte.colon, JSONByte.space,
+                        JSONByte.tab, JSONByte.carriageReturn, JSONByte.lineFeed:
                         end = i
                         break scan
                     default: break
                     }
                 } else {
                     switch c {
-                    case UInt8(ascii: "\""): inString = true
-                    case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
-                    case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    case JSONByte.quote: inString = true
+                    case JSONByte.openBrace, JSONByte.openBracket: depth += 1
+                    case JSONByte.closeBrace, JSONByte.closeBracket:
                         depth -= 1
                         if depth == 0 {
                             end = i + 1
                             break scan
                         }
-                    case 0x0A: lines += 1
+                    case JSONByte.lineFeed: lines += 1
                     default: break
                     }
                 }
@@ -308,7 +316,7 @@ struct JSONStreamReader {
     static func line(of offset: Int?, in bytes: UnsafeBufferPointer<UInt8>, from: Int) -> Int {
         var line = from
         guard let offset else { return line }
-        for k in 0..<min(max(offset, 0), bytes.count) where bytes[k] == 0x0A { line += 1 }
+        for k in 0..<min(max(offset, 0), bytes.count) where bytes[k] == JSONByte.lineFeed { line += 1 }
         return line
     }
 }

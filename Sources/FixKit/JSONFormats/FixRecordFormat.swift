@@ -10,7 +10,7 @@ struct FixRecordFormat: InputFormat {
     /// A first line that is a fix record: a JSON object with `lat` and `lon` (gpsd's reports,
     /// with `"class"`, and OwnTracks' messages, with `"_type"`, are claimed before).
     static func recognize(_ head: InputHead) -> Recognition {
-        guard head.bytes.first == UInt8(ascii: "{") else { return .no }
+        guard head.bytes.first == JSONByte.openBrace else { return .no }
         guard let line = head.firstLine else { return head.undecided }
         // SAFETY: a copy of the head's first line, lent to the decoder for the closure only.
         let decoded = Array(line).withUnsafeBufferPointer { buf in
@@ -36,7 +36,8 @@ struct FixRecordFormat: InputFormat {
             }
             try sink.emit(&fix)
         } tooLong: { number in
-            try sink.problem(line: number, "a line longer than \(JSONStreamReader.elementLimit >> 20) MiB; line skipped")
+            try sink.problem(
+                line: number, "a line longer than \(JSONStreamReader.elementLimit >> 20) MiB; line skipped")
         }
     }
 }
@@ -49,7 +50,7 @@ struct UnclaimedJSONFormat: InputFormat {
 
     static func recognize(_ head: InputHead) -> Recognition {
         guard let first = head.bytes.first else { return head.undecided }
-        return first == UInt8(ascii: "{") || first == UInt8(ascii: "[") ? .yes : .no
+        return first == JSONByte.openBrace || first == JSONByte.openBracket ? .yes : .no
     }
 
     init(settings: ReaderSettings) {}

@@ -96,8 +96,11 @@ struct GeoJSONHandler: JSONStreamHandler {
         try geometry.bytes.withUnsafeBufferPointer { gb in
             // SAFETY: as above.
             try properties.bytes.withUnsafeBufferPointer { pb in
-                guard let g = try JSONElement.parse(gb, line: geometry.line, what: "the feature's geometry", problem: report),
-                    let p = try JSONElement.parse(pb, line: properties.line, what: "the feature's properties", problem: report)
+                guard
+                    let g = try JSONElement.parse(
+                        gb, line: geometry.line, what: "the feature's geometry", problem: report),
+                    let p = try JSONElement.parse(
+                        pb, line: properties.line, what: "the feature's properties", problem: report)
                 else { return }
                 try feature(geometry: g.root.kind == .null ? nil : g, properties: p, line: type.line)
             }
@@ -107,7 +110,10 @@ struct GeoJSONHandler: JSONStreamHandler {
     // SAFETY: `bytes` is the stream reader's window, valid during this call only; the element
     // parsed from it is used inside the call.
     mutating func element(_ bytes: UnsafeBufferPointer<UInt8>, of key: String?, line: Int) throws {
-        guard let e = try JSONElement.parse(bytes, line: line, what: "a feature", problem: { try sink.problem(line: $0, $1) }) else {
+        guard
+            let e = try JSONElement.parse(
+                bytes, line: line, what: "a feature", problem: { try sink.problem(line: $0, $1) })
+        else {
             return
         }
         guard e.root.kind == .object else {
@@ -152,7 +158,7 @@ struct GeoJSONHandler: JSONStreamHandler {
                 return try badCoordinates(g, line)
             }
             let times = GeoJSONProperties(props).times
-            guard times == nil || times!.node.items.allSatisfy({ $0.kind == .array }) else {
+            guard times?.node.items.allSatisfy({ $0.kind == .array }) ?? true else {
                 try sink.problem(line: line, "a MultiLineString's times must be one array per line; feature skipped")
                 return
             }
@@ -168,15 +174,19 @@ struct GeoJSONHandler: JSONStreamHandler {
 
     /// `[lon, lat]` or `[lon, lat, alt]` (numbers, or numbers in strings as Dawarich writes them).
     private func position(_ g: JSONElement, _ node: JSONNode) throws -> (lat: Double, lon: Double, alt: Double?)? {
-        guard node.kind == .array, node.items.count >= 2, let lon = g.looseNumber(node.items[0]), let lat = g.looseNumber(node.items[1])
+        guard node.kind == .array, node.items.count >= 2, let lon = g.looseNumber(node.items[0]),
+            let lat = g.looseNumber(node.items[1])
         else {
-            try sink.problem(line: g.line(of: node), "a position must be [longitude, latitude], found \(g.shown(node)); point skipped")
+            try sink.problem(
+                line: g.line(of: node),
+                "a position must be [longitude, latitude], found \(g.shown(node)); point skipped")
             return nil
         }
         guard lat >= -90, lat <= 90, lon >= -180, lon <= 180 else {
             try sink.problem(
                 line: g.line(of: node),
-                "position [\(DecimalNumber.text(lon)), \(DecimalNumber.text(lat))] is out of range: expected [longitude in [-180, 180], latitude in [-90, 90]]; point skipped")
+                "position [\(DecimalNumber.text(lon)), \(DecimalNumber.text(lat))] is out of range: expected [longitude in [-180, 180], latitude in [-90, 90]]; point skipped"
+            )
             return nil
         }
         return (lat, lon, node.items.count >= 3 ? g.looseNumber(node.items[2]) : nil)
@@ -184,13 +194,15 @@ struct GeoJSONHandler: JSONStreamHandler {
 
     /// The lines of one feature: each a segment of the feature's trace.
     private mutating func lines(
-        _ lines: [JSONNode], times: [(element: JSONElement, node: JSONNode)]?, _ g: JSONElement, _ props: JSONElement?, line: Int
+        _ lines: [JSONNode], times: [(element: JSONElement, node: JSONNode)]?, _ g: JSONElement, _ props: JSONElement?,
+        line: Int
     ) throws {
         if let times {
             for (k, l) in lines.enumerated() where times[k].node.items.count != l.items.count {
                 try sink.problem(
                     line: line,
-                    "a line has \(l.items.count) positions but \(times[k].node.items.count) times (coordTimes); feature skipped")
+                    "a line has \(l.items.count) positions but \(times[k].node.items.count) times (coordTimes); feature skipped"
+                )
                 return
             }
         }
@@ -207,7 +219,9 @@ struct GeoJSONHandler: JSONStreamHandler {
                     let t = times[k].node.items[i]
                     fix.time = times[k].element.time(t)
                     if fix.time == nil, t.kind != .null {
-                        try sink.problem(line: times[k].element.line(of: t), "time \(times[k].element.shown(t)) is not an RFC 3339 time; point skipped")
+                        try sink.problem(
+                            line: times[k].element.line(of: t),
+                            "time \(times[k].element.shown(t)) is not an RFC 3339 time; point skipped")
                         continue
                     }
                 }
@@ -219,7 +233,8 @@ struct GeoJSONHandler: JSONStreamHandler {
     /// A fix of fix2gpx's own collection: its members under their own names (per position in
     /// a LineString, `coordTimes` as `time`), read as a fix record is.
     private mutating func ownFix(
-        _ position: (lat: Double, lon: Double, alt: Double?), _ g: JSONElement, _ node: JSONNode, _ props: JSONElement?, index: Int?
+        _ position: (lat: Double, lon: Double, alt: Double?), _ g: JSONElement, _ node: JSONNode, _ props: JSONElement?,
+        index: Int?
     ) throws {
         var line: [UInt8] = Array(#"{"lat":"#.utf8)
         line.append(contentsOf: g.raw(node.items[1]))
@@ -241,20 +256,21 @@ struct GeoJSONHandler: JSONStreamHandler {
                     }
                 }
                 if v.kind == .null && index != nil { continue }
-                line.append(UInt8(ascii: ","))
+                line.append(JSONByte.comma)
                 writeString(key == "coordTimes" && index != nil ? "time" : key, into: &line)
-                line.append(UInt8(ascii: ":"))
+                line.append(JSONByte.colon)
                 line.append(contentsOf: props.raw(v))
             }
         }
-        line.append(UInt8(ascii: "}"))
+        line.append(JSONByte.closeBrace)
         // SAFETY: the line's array, lent to the decoder for the closure only.
         let decoded = line.withUnsafeBufferPointer { buf in
             Result { () throws(FixDecodingError) in try decoder.decode(buf) }
         }
         switch decoded {
         case .success(var fix): try sink.emit(&fix)
-        case .failure(let error): try sink.problem(line: g.line(of: node), "a fix of fix2gpx's GeoJSON: \(error.message); skipped")
+        case .failure(let error):
+            try sink.problem(line: g.line(of: node), "a fix of fix2gpx's GeoJSON: \(error.message); skipped")
         }
     }
 }

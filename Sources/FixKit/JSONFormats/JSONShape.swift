@@ -23,12 +23,12 @@ enum JSONShape: Equatable {
 
     static func of(_ head: InputHead) -> JSONShape {
         guard let first = head.bytes.first else { return head.isComplete ? .notJSON : .needMore }
-        guard first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { return .notJSON }
+        guard first == JSONByte.openBrace || first == JSONByte.openBracket else { return .notJSON }
         // SAFETY: the head's array, lent to the scanner for the closure only.
         return head.bytes.withUnsafeBufferPointer { buf in
             var s = JSONScanner(buf)
             do throws(JSONSyntaxError) {
-                let shape = first == UInt8(ascii: "{") ? try rootObject(&s) : try rootArray(&s)
+                let shape = first == JSONByte.openBrace ? try rootObject(&s) : try rootArray(&s)
                 return shape
             } catch {
                 // Running out of bytes is not knowing yet; anything else is broken JSON.
@@ -43,7 +43,7 @@ enum JSONShape: Equatable {
         try members(&s) { key, s throws(JSONSyntaxError) in
             switch key {
             case "type":
-                if s.peek() == UInt8(ascii: "\"") {
+                if s.peek() == JSONByte.quote {
                     let (r, e) = try s.scanString()
                     let v = s.stringValue(r, escaped: e)
                     if v == "FeatureCollection" || v == "Feature" { verdict = .geojson }
@@ -54,18 +54,22 @@ enum JSONShape: Equatable {
             case "_type": verdict = .owntracks
             case "class": verdict = .gpsd
             case "locations":
-                guard s.peek() == UInt8(ascii: "[") else { break }
+                guard s.peek() == JSONByte.openBracket else { break }
                 s.position += 1
                 s.skipSpace()
-                guard s.peek() == UInt8(ascii: "{") else {
-                    if s.peek() == UInt8(ascii: "]") { verdict = .takeout }
+                guard s.peek() == JSONByte.openBrace else {
+                    if s.peek() == JSONByte.closeBracket { verdict = .takeout }
                     guard s.peek() != nil else { throw s.error("more is needed") }
                     return verdict != nil
                 }
-                verdict = try elementShape(&s, [
-                    "type": .geojson, "geometry": .geojson, "properties": .geojson, "latitudeE7": .takeout,
-                    "longitudeE7": .takeout, "timestamp": .takeout, "timestampMs": .takeout, "accuracy": .takeout,
-                ]) ?? .takeout
+                verdict =
+                    try elementShape(
+                        &s,
+                        [
+                            "type": .geojson, "geometry": .geojson, "properties": .geojson, "latitudeE7": .takeout,
+                            "longitudeE7": .takeout, "timestamp": .takeout, "timestampMs": .takeout,
+                            "accuracy": .takeout,
+                        ]) ?? .takeout
                 return true
             default: break
             }
@@ -80,15 +84,20 @@ enum JSONShape: Equatable {
         s.position += 1
         s.skipSpace()
         guard let c = s.peek() else { throw s.error("more is needed") }
-        guard c == UInt8(ascii: "{") else { return .unknown }
-        return try elementShape(&s, [
-            "_type": .owntracks, "startTime": .takeout, "endTime": .takeout, "visit": .takeout, "activity": .takeout,
-            "timelinePath": .takeout, "type": .geojson, "geometry": .geojson,
-        ]) ?? .unknown
+        guard c == JSONByte.openBrace else { return .unknown }
+        return try elementShape(
+            &s,
+            [
+                "_type": .owntracks, "startTime": .takeout, "endTime": .takeout, "visit": .takeout,
+                "activity": .takeout,
+                "timelinePath": .takeout, "type": .geojson, "geometry": .geojson,
+            ]) ?? .unknown
     }
 
     /// Reads an object's members until one of `keys` names a shape.
-    private static func elementShape(_ s: inout JSONScanner, _ keys: [String: JSONShape]) throws(JSONSyntaxError) -> JSONShape? {
+    private static func elementShape(_ s: inout JSONScanner, _ keys: [String: JSONShape]) throws(JSONSyntaxError)
+        -> JSONShape?
+    {
         var verdict: JSONShape?
         try members(&s) { key, s throws(JSONSyntaxError) in
             if let v = keys[key] {
@@ -106,21 +115,10 @@ enum JSONShape: Equatable {
     private static func members(
         _ s: inout JSONScanner, _ body: (String, inout JSONScanner) throws(JSONSyntaxError) -> Bool
     ) throws(JSONSyntaxError) {
-        try s.expect(UInt8(ascii: "{"), "'{'")
         s.skipSpace()
-        if s.peek() == UInt8(ascii: "}") { return }
-        while true {
-            s.skipSpace()
-            let (r, e) = try s.scanString()
-            let key = s.stringValue(r, escaped: e)
-            try s.expect(UInt8(ascii: ":"), "':'")
-            s.skipSpace()
-            if try body(key, &s) { return }
-            s.skipSpace()
-            guard let c = s.peek() else { throw s.error("more is needed") }
-            s.position += 1
-            if c == UInt8(ascii: "}") { return }
-            guard c == UInt8(ascii: ",") else { throw s.error("expected ','") }
-        }
+        guard s.peek() == JSONByte.openBrace else { throw s.error("expected '{', found \(s.describeHere())") }
+        try s.scanMembers(until: { s, name throws(JSONSyntaxError) in
+            try body(s.stringValue(name.range, escaped: name.escaped), &s)
+        })
     }
 }

@@ -40,9 +40,11 @@ struct OwnTracksFormat: InputFormat {
     /// `YYYY-MM-DDT...`, white space, a marker, white space, `{`.
     static func isRecLine(_ line: ArraySlice<UInt8>) -> Bool {
         let b = Array(line)
-        guard b.count > 12, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"), b[10] == UInt8(ascii: "T") else { return false }
+        guard b.count > 12, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"), b[10] == UInt8(ascii: "T") else {
+            return false
+        }
         guard let start = recJSON(b) else { return false }
-        return b[start] == UInt8(ascii: "{")
+        return b[start] == JSONByte.openBrace
     }
 
     /// The JSON part of a `.rec` line: after the time, the marker and the white space around it.
@@ -59,7 +61,7 @@ struct OwnTracksFormat: InputFormat {
             return i > start
         }
         guard word(), space(), i < line.endIndex else { return nil }
-        if line[i] != UInt8(ascii: "{") {
+        if line[i] != JSONByte.openBrace {
             guard word(), space() else { return nil }
         }
         return i
@@ -76,7 +78,8 @@ struct OwnTracksFormat: InputFormat {
             try window.forEachLine(limit: JSONStreamReader.elementLimit) { line, number in
                 if line.allSatisfy(isXMLSpace) { return }
                 guard let json = OwnTracksFormat.recJSON(line) else {
-                    try sink.problem(line: number, "not a .rec line (a time, a marker such as *, then a JSON message); line skipped")
+                    try sink.problem(
+                        line: number, "not a .rec line (a time, a marker such as *, then a JSON message); line skipped")
                     return
                 }
                 // SAFETY: `line[json...]` is a part of the window's line (`json` is an index of
@@ -117,7 +120,10 @@ struct OwnTracksHandler: JSONStreamHandler {
     /// One message.
     // SAFETY: `bytes` is the window's line, valid during this call only.
     mutating func value(_ bytes: UnsafeBufferPointer<UInt8>, of key: String?, line: Int) throws {
-        guard let e = try JSONElement.parse(bytes, line: line, what: "an OwnTracks message", problem: { try sink.problem(line: $0, $1) }) else {
+        guard
+            let e = try JSONElement.parse(
+                bytes, line: line, what: "an OwnTracks message", problem: { try sink.problem(line: $0, $1) })
+        else {
             return
         }
         let m = e.root
@@ -138,7 +144,8 @@ struct OwnTracksHandler: JSONStreamHandler {
         guard fix.hasValidCoordinates else {
             try sink.problem(
                 line: line,
-                "lat \(DecimalNumber.text(lat)), lon \(DecimalNumber.text(lon)) are out of range (expected [-90, 90] and [-180, 180]); skipped")
+                "lat \(DecimalNumber.text(lat)), lon \(DecimalNumber.text(lon)) are out of range (expected [-90, 90] and [-180, 180]); skipped"
+            )
             return
         }
         if let tst = m["tst"] {

@@ -37,22 +37,20 @@ struct RecordsLocationDecoder {
     // SAFETY: `bytes` is the stream reader's element, valid during this call only; what is kept is
     // copied out.
     func decode(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> Outcome {
-        var s = JSONScanner(bytes)
+        var s = JSONScanner(bytes, endName: "the end of the element")
         var latE7: Double?
         var lonE7: Double?
         var fix = Fix(lat: 0, lon: 0)
         var timeMs: Timestamp?
         var device: Int64?
         var badTime: String?
-        try s.expect(UInt8(ascii: "{"), "'{' (a location is a JSON object)")
         s.skipSpace()
-        if s.peek() == UInt8(ascii: "}") { return .noPosition }
-        while true {
-            s.skipSpace()
-            let (key, _) = try s.scanString()
-            try s.expect(UInt8(ascii: ":"), "':' after a member name")
-            s.skipSpace()
-            switch Key(bytes, key) {
+        guard s.peek() == JSONByte.openBrace else {
+            throw s.error("expected '{' (a location is a JSON object), found \(s.describeHere())")
+        }
+        var walk = JSONWalk()
+        while let name = try s.nextMember(&walk) {
+            switch Key(bytes, name.range) {
             case .latitudeE7: latE7 = try number(&s)
             case .longitudeE7: lonE7 = try number(&s)
             case .accuracy: fix.hacc = try number(&s)
@@ -62,12 +60,14 @@ struct RecordsLocationDecoder {
             case .heading: fix.course = try number(&s)
             case .deviceTag: device = (try number(&s)).map { Int64($0) }
             case .timestamp, .timestampMs:
-                let isMs = Key(bytes, key) == .timestampMs
-                if s.peek() == UInt8(ascii: "\"") {
+                let isMs = Key(bytes, name.range) == .timestampMs
+                if s.peek() == JSONByte.quote {
                     let (r, _) = try s.scanString()
                     // SAFETY: `r` is a string range the scanner found inside `bytes`.
                     let text = UnsafeBufferPointer(rebasing: bytes[r])
-                    let t = isMs ? DecimalNumber.parse(text).map { Timestamp(milliseconds: Int64($0)) } : Timestamp.parse(text)
+                    let t =
+                        isMs
+                        ? DecimalNumber.parse(text).map { Timestamp(milliseconds: Int64($0)) } : Timestamp.parse(text)
                     if let t {
                         if isMs { timeMs = t } else { fix.time = t }
                     } else {
@@ -78,14 +78,6 @@ struct RecordsLocationDecoder {
                 }
             case nil: try s.skipValue()
             }
-            s.skipSpace()
-            guard let c = s.peek() else { throw s.error("expected ',' or '}', found the end of the element") }
-            s.position += 1
-            if c == UInt8(ascii: "}") { break }
-            guard c == UInt8(ascii: ",") else {
-                s.position -= 1
-                throw s.error("expected ',' or '}', found \(s.describeHere())")
-            }
         }
         s.skipSpace()
         guard s.atEnd else { throw s.error("expected the end of the location, found \(s.describeHere())") }
@@ -94,7 +86,8 @@ struct RecordsLocationDecoder {
         fix.lon = RecordsLocationDecoder.unwrapE7(lonE7, max: 1_800_000_000) / 1e7
         guard fix.hasValidCoordinates else {
             throw JSONSyntaxError(
-                message: "latitudeE7 \(DecimalNumber.text(latE7)), longitudeE7 \(DecimalNumber.text(lonE7)) are out of range: expected degrees x 10^7 in [-90, 90] and [-180, 180]",
+                message:
+                    "latitudeE7 \(DecimalNumber.text(latE7)), longitudeE7 \(DecimalNumber.text(lonE7)) are out of range: expected degrees x 10^7 in [-90, 90] and [-180, 180]",
                 offset: nil)
         }
         if fix.time == nil { fix.time = timeMs }
@@ -109,7 +102,7 @@ struct RecordsLocationDecoder {
     /// A number, or nil for `null` or any other value (skipped).
     @inline(__always)
     private func number(_ s: inout JSONScanner) throws(JSONSyntaxError) -> Double? {
-        guard let c = s.peek(), c == UInt8(ascii: "-") || c &- 48 < 10 else {
+        guard let c = s.peek(), c == JSONByte.minus || c &- 48 < 10 else {
             try s.skipValue()
             return nil
         }
@@ -133,17 +126,35 @@ struct RecordsLocationDecoder {
             }
             switch b[0] {
             case UInt8(ascii: "l"):
-                if eq("latitudeE7") { self = .latitudeE7 } else if eq("longitudeE7") { self = .longitudeE7 } else { return nil }
+                if eq("latitudeE7") {
+                    self = .latitudeE7
+                } else if eq("longitudeE7") {
+                    self = .longitudeE7
+                } else {
+                    return nil
+                }
             case UInt8(ascii: "a"):
                 if eq("accuracy") { self = .accuracy } else if eq("altitude") { self = .altitude } else { return nil }
             case UInt8(ascii: "v"):
-                if eq("velocity") { self = .velocity } else if eq("verticalAccuracy") { self = .verticalAccuracy } else { return nil }
+                if eq("velocity") {
+                    self = .velocity
+                } else if eq("verticalAccuracy") {
+                    self = .verticalAccuracy
+                } else {
+                    return nil
+                }
             case UInt8(ascii: "h"):
                 if eq("heading") { self = .heading } else { return nil }
             case UInt8(ascii: "d"):
                 if eq("deviceTag") { self = .deviceTag } else { return nil }
             case UInt8(ascii: "t"):
-                if eq("timestamp") { self = .timestamp } else if eq("timestampMs") { self = .timestampMs } else { return nil }
+                if eq("timestamp") {
+                    self = .timestamp
+                } else if eq("timestampMs") {
+                    self = .timestampMs
+                } else {
+                    return nil
+                }
             default: return nil
             }
         }

@@ -122,8 +122,12 @@ public enum ByteText {
         var b = bytes(path)
         b.append(0)
         return try b.withUnsafeBufferPointer { p in
-            // SAFETY: b holds at least the NUL, so its buffer has a base address.
-            try p.withMemoryRebound(to: CChar.self) { try body($0.baseAddress!) }
+            // SAFETY: the pointer is valid during `body` only; b holds at least the NUL, so its
+            // buffer has a base address (the empty C string stands in should it not).
+            try p.withMemoryRebound(to: CChar.self) { c in
+                guard let base = c.baseAddress else { return try body([0]) }
+                return try body(base)
+            }
         }
     }
 

@@ -152,9 +152,10 @@ public enum DecimalNumber {
         // SAFETY: a stack buffer of `n + 1` C characters, alive for the closure only: the `n` bytes
         // and a NUL are written, and strtod reads up to the NUL.
         return withUnsafeTemporaryAllocation(of: CChar.self, capacity: n + 1) { buf -> Double? in
+            guard let base = buf.baseAddress else { return nil }
             for k in 0..<n { buf[k] = CChar(bitPattern: text[start + k]) }
             buf[n] = 0
-            let v = strtod(buf.baseAddress!, nil)
+            let v = strtod(base, nil)
             return v.isFinite ? v : nil
         }
     }

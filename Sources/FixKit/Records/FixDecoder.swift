@@ -31,47 +31,29 @@ public struct FixDecoder {
     private mutating func decodeObject(_ s: inout JSONScanner) throws(JSONSyntaxError) -> Fix {
         var fix = Fix(lat: .nan, lon: .nan)
         s.skipSpace()
-        guard s.peek() == UInt8(ascii: "{") else {
+        guard s.peek() == JSONByte.openBrace else {
             throw s.error("a fix is a JSON object, but the line starts with \(s.describeHere())")
         }
-        s.position += 1
-        course = MemberSpan(afterBrace: s.position)
-        var previousEnd = s.position  // where the separator before the next member starts
-        s.skipSpace()
-        if s.peek() == UInt8(ascii: "}") {
-            s.position += 1
-        } else {
-            while true {
-                s.skipSpace()
-                let memberStart = s.position
-                if course.nextKey == -1 { course.nextKey = memberStart }
-                let (keyRange, keyEscaped) = try s.scanString()
-                try s.expect(UInt8(ascii: ":"), "':' after the member name")
-                s.skipSpace()
-                let field =
-                    keyEscaped
-                    ? FixField(rawValue: s.stringValue(keyRange, escaped: true)) : Self.field(s.bytes, keyRange)
-                if let field {
-                    try decodeField(field, &s, into: &fix)
-                    if field == .course, !keyEscaped {
-                        course.record(separator: previousEnd, key: memberStart, end: s.position)
-                    }
-                } else {
-                    try s.skipValue()
-                    // SAFETY: `memberStart..<s.position` is what the scanner just passed, inside
-                    // its bytes; `appendExtra` copies it.
-                    fix.appendExtra(UnsafeBufferPointer(rebasing: s.bytes[memberStart..<s.position]))
+        course = MemberSpan(afterBrace: s.position + 1)
+        var previousEnd = s.position + 1  // where the separator before the next member starts
+        var walk = JSONWalk()
+        while let name = try s.nextMember(&walk) {
+            if course.nextKey == -1 { course.nextKey = name.start }
+            let field =
+                name.escaped
+                ? FixField(rawValue: s.stringValue(name.range, escaped: true)) : Self.field(s.bytes, name.range)
+            if let field {
+                try decodeField(field, &s, into: &fix)
+                if field == .course, !name.escaped {
+                    course.record(separator: previousEnd, key: name.start, end: s.position)
                 }
-                previousEnd = s.position
-                s.skipSpace()
-                guard let c = s.peek() else { throw s.error("expected ',' or '}', found the end of the line") }
-                s.position += 1
-                if c == UInt8(ascii: "}") { break }
-                guard c == UInt8(ascii: ",") else {
-                    s.position -= 1
-                    throw s.error("expected ',' or '}', found \(s.describeHere())")
-                }
+            } else {
+                try s.skipValue()
+                // SAFETY: `name.start..<s.position` is what the scanner just passed, inside its
+                // bytes; `appendExtra` copies it.
+                fix.appendExtra(UnsafeBufferPointer(rebasing: s.bytes[name.start..<s.position]))
             }
+            previousEnd = s.position
         }
         s.skipSpace()
         guard s.atEnd else { throw s.error("expected the end of the line after the object, found \(s.describeHere())") }
@@ -84,7 +66,8 @@ public struct FixDecoder {
         }
         guard fix.lat >= -90, fix.lat <= 90 else {
             throw JSONSyntaxError(
-                message: "lat \(DecimalNumber.text(fix.lat)) is out of range: expected degrees in [-90, 90]", offset: nil
+                message: "lat \(DecimalNumber.text(fix.lat)) is out of range: expected degrees in [-90, 90]",
+                offset: nil
             )
         }
         guard fix.lon >= -180, fix.lon <= 180 else {
@@ -101,8 +84,8 @@ public struct FixDecoder {
     @inline(__always)
     static func field(_ bytes: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> FixField? {
         let n = r.count
-        guard n >= 3, n <= 6 else { return nil }
-        let b = bytes.baseAddress! + r.lowerBound
+        guard n >= 3, n <= 6, let base = bytes.baseAddress else { return nil }
+        let b = base + r.lowerBound
         @inline(__always) func eq(_ word: StaticString) -> Bool {
             word.utf8CodeUnitCount == n && memcmpBytes(b, word.utf8Start, n)
         }
@@ -177,7 +160,7 @@ public struct FixDecoder {
     }
 
     private func number(_ field: FixField, _ s: inout JSONScanner) throws(JSONSyntaxError) -> Double {
-        guard let c = s.peek(), c == UInt8(ascii: "-") || c &- 48 < 10 else {
+        guard let c = s.peek(), c == JSONByte.minus || c &- 48 < 10 else {
             throw s.error("\"\(field.rawValue)\" must be a number, found \(s.describeHere())")
         }
         let text = try s.scanNumber()
@@ -188,7 +171,7 @@ public struct FixDecoder {
     }
 
     private func stringMember(_ field: FixField, _ s: inout JSONScanner) throws(JSONSyntaxError) -> (Range<Int>, Bool) {
-        guard s.peek() == UInt8(ascii: "\"") else {
+        guard s.peek() == JSONByte.quote else {
             throw s.error("\"\(field.rawValue)\" must be a string, found \(s.describeHere())")
         }
         return try s.scanString()
@@ -245,27 +228,14 @@ extension FixDecoder {
     public static func appendMembers(ofObject bytes: UnsafeBufferPointer<UInt8>, to fix: inout Fix)
         throws(JSONSyntaxError)
     {
-        var s = JSONScanner(bytes)
-        try s.expect(UInt8(ascii: "{"), "'{'")
+        var s = JSONScanner(bytes, endName: "the end")
         s.skipSpace()
-        if s.peek() == UInt8(ascii: "}") {
-            s.position += 1
-        } else {
-            while true {
-                s.skipSpace()
-                let start = s.position
-                _ = try s.scanString()
-                try s.expect(UInt8(ascii: ":"), "':' after the member name")
-                try s.skipValue()
-                // SAFETY: `start..<s.position` is what the scanner just passed, inside `bytes`;
-                // copied.
-                fix.appendExtra(UnsafeBufferPointer(rebasing: bytes[start..<s.position]))
-                s.skipSpace()
-                guard let c = s.peek() else { throw s.error("expected ',' or '}', found the end") }
-                s.position += 1
-                if c == UInt8(ascii: "}") { break }
-                guard c == UInt8(ascii: ",") else { throw s.error("expected ',' or '}'") }
-            }
+        guard s.peek() == JSONByte.openBrace else { throw s.error("expected '{', found \(s.describeHere())") }
+        try s.forEachMember { s, name throws(JSONSyntaxError) in
+            try s.skipValue()
+            // SAFETY: `name.start..<s.position` is what the scanner just passed, inside `bytes`;
+            // copied.
+            fix.appendExtra(UnsafeBufferPointer(rebasing: s.bytes[name.start..<s.position]))
         }
         s.skipSpace()
         guard s.atEnd else { throw s.error("unexpected text after the object") }

@@ -3,16 +3,24 @@
 /// allocates except to unescape a string that has escapes.
 ///
 /// Errors are `JSONSyntaxError` values with a byte offset and words a user can act on.
+///
+/// Objects and arrays are read by `nextMember` and `nextElement` (or `forEachMember` and
+/// `forEachElement`, the same as loops), the one place that knows their grammar; every
+/// decoder says only what to do with a member or an element.
 struct JSONScanner {
     // SAFETY: the text being read, the caller's: a scanner lives inside the call that lends it (a
     // decode of one line) and is never stored beyond it; every read checks `position` against
     // `bytes.count`.
     let bytes: UnsafeBufferPointer<UInt8>
     var position: Int = 0
+    /// What the end of `bytes` is called in a message: "the end of the line" for an NDJSON
+    /// line, "the end" for a document.
+    let endName: StaticString
 
     // SAFETY: `bytes` must outlive the scanner (see `bytes`).
-    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    init(_ bytes: UnsafeBufferPointer<UInt8>, endName: StaticString = "the end of the line") {
         self.bytes = bytes
+        self.endName = endName
     }
 
     static let maxDepth = 256
@@ -23,7 +31,8 @@ struct JSONScanner {
     mutating func skipSpace() {
         while position < bytes.count {
             let c = bytes[position]
-            guard c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D else { return }
+            guard c == JSONByte.space || c == JSONByte.tab || c == JSONByte.lineFeed || c == JSONByte.carriageReturn
+            else { return }
             position += 1
         }
     }
@@ -38,7 +47,7 @@ struct JSONScanner {
     }
 
     func describeHere() -> String {
-        guard let c = peek() else { return "the end of the line" }
+        guard let c = peek() else { return "\(endName)" }
         if c >= 0x20 && c < 0x7F { return "'\(Character(Unicode.Scalar(c)))'" }
         return "byte 0x" + String(c, radix: 16)
     }
@@ -52,7 +61,7 @@ struct JSONScanner {
     /// Reads a string whose opening quote is at `position`. Returns the raw bytes between the
     /// quotes and whether they contain escapes.
     mutating func scanString() throws(JSONSyntaxError) -> (range: Range<Int>, escaped: Bool) {
-        guard peek() == UInt8(ascii: "\"") else { throw error("expected a string, found \(describeHere())") }
+        guard peek() == JSONByte.quote else { throw error("expected a string, found \(describeHere())") }
         position += 1
         let start = position
         var escaped = false
@@ -65,23 +74,23 @@ struct JSONScanner {
             var i = position
             while i < n {
                 let c = base[i]
-                if c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") || c < 0x20 { break }
+                if c == JSONByte.quote || c == JSONByte.backslash || c < 0x20 { break }
                 i += 1
             }
             position = i
         }
         while position < bytes.count {
             let c = bytes[position]
-            if c == UInt8(ascii: "\"") {
+            if c == JSONByte.quote {
                 position += 1
                 return (start..<(position - 1), escaped)
             }
-            if c == UInt8(ascii: "\\") {
+            if c == JSONByte.backslash {
                 escaped = true
                 position += 1
                 guard position < bytes.count else { break }
                 switch bytes[position] {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+                case JSONByte.quote, JSONByte.backslash, UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
                     UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
                     position += 1
                 case UInt8(ascii: "u"):
@@ -119,7 +128,7 @@ struct JSONScanner {
         var i = 0
         while i < raw.count {
             let c = raw[i]
-            guard c == UInt8(ascii: "\\") else {
+            guard c == JSONByte.backslash else {
                 out.append(c)
                 i += 1
                 continue
@@ -135,7 +144,7 @@ struct JSONScanner {
             case UInt8(ascii: "u"):
                 var scalar = hex4(raw, i)
                 i += 4
-                if (0xD800..<0xDC00).contains(scalar), i + 5 < raw.count, raw[i] == UInt8(ascii: "\\"),
+                if (0xD800..<0xDC00).contains(scalar), i + 5 < raw.count, raw[i] == JSONByte.backslash,
                     raw[i + 1] == UInt8(ascii: "u")
                 {
                     let low = hex4(raw, i + 2)
@@ -146,7 +155,7 @@ struct JSONScanner {
                 }
                 // A lone surrogate cannot be UTF-8: it becomes U+FFFD, as String would make it.
                 let u = Unicode.Scalar(scalar) ?? "\u{FFFD}"
-                out.append(contentsOf: UTF8.encode(u)!)
+                if let encoded = UTF8.encode(u) { out.append(contentsOf: encoded) }  // a Scalar always encodes
             default: out.append(e)  // \" \\ \/
             }
         }
@@ -175,7 +184,7 @@ struct JSONScanner {
     // SAFETY: the number returned is a part of `bytes`, valid as long as the scanner's text is.
     mutating func scanNumber() throws(JSONSyntaxError) -> UnsafeBufferPointer<UInt8> {
         let start = position
-        if peek() == UInt8(ascii: "-") { position += 1 }
+        if peek() == JSONByte.minus { position += 1 }
         guard let first = peek(), first &- 48 < 10 else { throw error("expected a number, found \(describeHere())") }
         if first == UInt8(ascii: "0") {
             position += 1
@@ -202,35 +211,16 @@ struct JSONScanner {
         skipSpace()
         guard let c = peek() else { throw error("expected a value, found the end of the line") }
         switch c {
-        case UInt8(ascii: "\""):
+        case JSONByte.quote:
             _ = try scanString()
-        case UInt8(ascii: "{"), UInt8(ascii: "["):
+        case JSONByte.openBrace:
             guard depth < JSONScanner.maxDepth else { throw error("values nested deeper than \(JSONScanner.maxDepth)") }
-            let close = c == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
-            position += 1
-            skipSpace()
-            if peek() == close {
-                position += 1
-                return
-            }
-            while true {
-                if close == UInt8(ascii: "}") {
-                    skipSpace()
-                    _ = try scanString()
-                    try expect(UInt8(ascii: ":"), "':' after a member name")
-                }
-                try skipValue(depth: depth + 1)
-                skipSpace()
-                guard let d = peek() else {
-                    throw error("expected ',' or '\(Character(Unicode.Scalar(close)))', found the end of the line")
-                }
-                position += 1
-                if d == close { return }
-                guard d == UInt8(ascii: ",") else {
-                    position -= 1
-                    throw error("expected ',' or '\(Character(Unicode.Scalar(close)))', found \(describeHere())")
-                }
-            }
+            var walk = JSONWalk()
+            while try nextMember(&walk) != nil { try skipValue(depth: depth + 1) }
+        case JSONByte.openBracket:
+            guard depth < JSONScanner.maxDepth else { throw error("values nested deeper than \(JSONScanner.maxDepth)") }
+            var walk = JSONWalk()
+            while try nextElement(&walk) != nil { try skipValue(depth: depth + 1) }
         case UInt8(ascii: "t"): try literal("true")
         case UInt8(ascii: "f"): try literal("false")
         case UInt8(ascii: "n"): try literal("null")
@@ -257,6 +247,170 @@ struct JSONScanner {
         position += 4
         return true
     }
+}
+
+// MARK: - Objects and arrays
+
+extension JSONScanner {
+    /// The next member of an object: its name, the scanner at its value (white space
+    /// skipped), or nil past the object's `}`. The first call, with a new `walk`, reads the
+    /// `{` that must be the next byte; the caller reads each value (scans or skips it) before
+    /// asking for the next member. This checks everything around the values: the names, `:`,
+    /// `,` and `}`. The loop every object reader shares:
+    ///
+    ///     var walk = JSONWalk()
+    ///     while let name = try s.nextMember(&walk) { /* read the value */ }
+    @inline(__always)
+    mutating func nextMember(_ walk: inout JSONWalk) throws(JSONSyntaxError) -> JSONMemberName? {
+        if walk.count == 0 {
+            position += 1  // the '{'
+            skipSpace()
+            if position < bytes.count, bytes[position] == JSONByte.closeBrace {
+                position += 1
+                return nil
+            }
+        } else if try passSeparator(closing: JSONByte.closeBrace) {
+            return nil
+        }
+        walk.count += 1
+        skipSpace()
+        let start = position
+        let (range, escaped) = try scanString()
+        skipSpace()
+        guard position < bytes.count, bytes[position] == JSONByte.colon else { throw colonError() }
+        position += 1
+        skipSpace()
+        return JSONMemberName(start: start, range: range, escaped: escaped)
+    }
+
+    /// The next element of an array: its index, the scanner at it (white space skipped), or
+    /// nil past the array's `]`. As `nextMember`: the first call reads the `[`, the caller
+    /// reads each element, and this checks the `,` and `]` between them.
+    @inline(__always)
+    mutating func nextElement(_ walk: inout JSONWalk) throws(JSONSyntaxError) -> Int? {
+        if walk.count == 0 {
+            position += 1  // the '['
+            skipSpace()
+            if position < bytes.count, bytes[position] == JSONByte.closeBracket {
+                position += 1
+                return nil
+            }
+        } else if try passSeparator(closing: JSONByte.closeBracket) {
+            return nil
+        }
+        walk.count += 1
+        skipSpace()
+        return walk.count - 1
+    }
+
+    /// `nextMember` as a loop: `body` reads each member's value. The scanner ends just past
+    /// the `}`.
+    @inline(__always)
+    mutating func forEachMember(_ body: (inout JSONScanner, JSONMemberName) throws(JSONSyntaxError) -> Void)
+        throws(JSONSyntaxError)
+    {
+        var walk = JSONWalk()
+        while let name = try nextMember(&walk) { try body(&self, name) }
+    }
+
+    /// `forEachMember` that stops early when `body` returns true, the scanner just past that
+    /// member's value. Returns whether it stopped so.
+    @inline(__always)
+    @discardableResult
+    mutating func scanMembers(until body: (inout JSONScanner, JSONMemberName) throws(JSONSyntaxError) -> Bool)
+        throws(JSONSyntaxError) -> Bool
+    {
+        var walk = JSONWalk()
+        while let name = try nextMember(&walk) {
+            if try body(&self, name) { return true }
+        }
+        return false
+    }
+
+    /// `nextElement` as a loop: `body` reads each element, given its index. The scanner ends
+    /// just past the `]`.
+    @inline(__always)
+    mutating func forEachElement(_ body: (inout JSONScanner, Int) throws(JSONSyntaxError) -> Void)
+        throws(JSONSyntaxError)
+    {
+        var walk = JSONWalk()
+        while let k = try nextElement(&walk) { try body(&self, k) }
+    }
+
+    /// `forEachElement` that stops early when `body` returns true, the scanner just past that
+    /// element. Returns whether it stopped so.
+    @inline(__always)
+    @discardableResult
+    mutating func scanElements(until body: (inout JSONScanner, Int) throws(JSONSyntaxError) -> Bool)
+        throws(JSONSyntaxError) -> Bool
+    {
+        var walk = JSONWalk()
+        while let k = try nextElement(&walk) {
+            if try body(&self, k) { return true }
+        }
+        return false
+    }
+
+    /// After a member's value or an element: passes a `,` (false) or the closing byte (true).
+    @inline(__always)
+    private mutating func passSeparator(closing close: UInt8) throws(JSONSyntaxError) -> Bool {
+        skipSpace()
+        if position < bytes.count {
+            let c = bytes[position]
+            if c == JSONByte.comma {
+                position += 1
+                return false
+            }
+            if c == close {
+                position += 1
+                return true
+            }
+        }
+        throw separatorError(closing: close)
+    }
+
+    @inline(never)
+    private func colonError() -> JSONSyntaxError {
+        error("expected ':' after a member name, found \(describeHere())")
+    }
+
+    @inline(never)
+    private func separatorError(closing close: UInt8) -> JSONSyntaxError {
+        error("expected ',' or '\(Character(Unicode.Scalar(close)))', found \(describeHere())")
+    }
+}
+
+/// Where a walk through an object or an array stands, between calls of `nextMember` or
+/// `nextElement`: how many members or elements it has handed out.
+struct JSONWalk {
+    fileprivate(set) var count = 0
+}
+
+/// A member's name as `nextMember` found it, in the scanner's bytes.
+struct JSONMemberName {
+    /// Where the name's opening quote is: where the member starts.
+    var start: Int
+    /// The name's bytes, between the quotes.
+    var range: Range<Int>
+    /// Whether they hold escapes (`JSONScanner.stringValue` resolves them).
+    var escaped: Bool
+}
+
+/// The bytes of JSON's grammar (RFC 8259), by name.
+enum JSONByte {
+    static let openBrace: UInt8 = 0x7B  // {
+    static let closeBrace: UInt8 = 0x7D  // }
+    static let openBracket: UInt8 = 0x5B  // [
+    static let closeBracket: UInt8 = 0x5D  // ]
+    static let comma: UInt8 = 0x2C  // ,
+    static let colon: UInt8 = 0x3A  // :
+    static let quote: UInt8 = 0x22  // "
+    static let backslash: UInt8 = 0x5C  // \
+    static let minus: UInt8 = 0x2D  // -
+    static let space: UInt8 = 0x20
+    static let tab: UInt8 = 0x09
+    static let lineFeed: UInt8 = 0x0A
+    static let carriageReturn: UInt8 = 0x0D
 }
 
 @inline(__always)

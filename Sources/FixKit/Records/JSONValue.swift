@@ -40,7 +40,7 @@ public enum JSONValue: Equatable, Sendable {
     // SAFETY: `bytes` is the caller's, read during this call only; the value copies every string
     // and number it keeps.
     public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> JSONValue {
-        var s = JSONScanner(bytes)
+        var s = JSONScanner(bytes, endName: "the end")
         let v = try value(&s, depth: 0)
         s.skipSpace()
         guard s.atEnd else { throw s.error("expected the end of the document, found \(s.describeHere())") }
@@ -52,49 +52,22 @@ public enum JSONValue: Equatable, Sendable {
         guard let c = s.peek() else { throw s.error("expected a value, found the end") }
         guard depth < JSONScanner.maxDepth else { throw s.error("values nested deeper than \(JSONScanner.maxDepth)") }
         switch c {
-        case UInt8(ascii: "{"):
-            s.position += 1
+        case JSONByte.openBrace:
             var members: [(String, JSONValue)] = []
-            s.skipSpace()
-            if s.peek() == UInt8(ascii: "}") {
-                s.position += 1
-                return .object(members)
-            }
-            while true {
-                s.skipSpace()
-                let (r, escaped) = try s.scanString()
-                let key = s.stringValue(r, escaped: escaped)
-                try s.expect(UInt8(ascii: ":"), "':' after a member name")
+            var walk = JSONWalk()
+            while let name = try s.nextMember(&walk) {
+                let key = s.stringValue(name.range, escaped: name.escaped)
                 members.append((key, try value(&s, depth: depth + 1)))
-                s.skipSpace()
-                guard let d = s.peek() else { throw s.error("expected ',' or '}', found the end") }
-                s.position += 1
-                if d == UInt8(ascii: "}") { return .object(members) }
-                guard d == UInt8(ascii: ",") else {
-                    s.position -= 1
-                    throw s.error("expected ',' or '}', found \(s.describeHere())")
-                }
             }
-        case UInt8(ascii: "["):
-            s.position += 1
+            return .object(members)
+        case JSONByte.openBracket:
             var items: [JSONValue] = []
-            s.skipSpace()
-            if s.peek() == UInt8(ascii: "]") {
-                s.position += 1
-                return .array(items)
-            }
-            while true {
+            var walk = JSONWalk()
+            while try s.nextElement(&walk) != nil {
                 items.append(try value(&s, depth: depth + 1))
-                s.skipSpace()
-                guard let d = s.peek() else { throw s.error("expected ',' or ']', found the end") }
-                s.position += 1
-                if d == UInt8(ascii: "]") { return .array(items) }
-                guard d == UInt8(ascii: ",") else {
-                    s.position -= 1
-                    throw s.error("expected ',' or ']', found \(s.describeHere())")
-                }
             }
-        case UInt8(ascii: "\""):
+            return .array(items)
+        case JSONByte.quote:
             let (r, escaped) = try s.scanString()
             return .string(s.stringValue(r, escaped: escaped))
         case UInt8(ascii: "t"):

@@ -11,30 +11,19 @@ public enum RawRecord {
         var members: [(separator: Int, key: Int, end: Int, matches: Bool)] = []
         var s = JSONScanner(line)
         s.skipSpace()
-        guard s.peek() == UInt8(ascii: "{") else { return nil }
-        s.position += 1
-        let afterBrace = s.position
-        do {
-            s.skipSpace()
-            if s.peek() == UInt8(ascii: "}") { return nil }
-            var separator = afterBrace
-            while true {
-                s.skipSpace()
-                let keyStart = s.position
-                let (key, escaped) = try s.scanString()
-                try s.expect(UInt8(ascii: ":"), "':'")
+        guard s.peek() == JSONByte.openBrace else { return nil }
+        let afterBrace = s.position + 1
+        var separator = afterBrace
+        do throws(JSONSyntaxError) {
+            try s.forEachMember { s, key throws(JSONSyntaxError) in
                 try s.skipValue()
                 let matches =
-                    !escaped && key.count == name.utf8CodeUnitCount
-                    // SAFETY: `key` is a range inside `line` of `key.count` bytes, and the name has
-                    // as many (checked just before); both are valid for the call.
-                    && memcmpBytes(line.baseAddress! + key.lowerBound, name.utf8Start, key.count)
-                members.append((separator, keyStart, s.position, matches))
+                    !key.escaped && key.range.count == name.utf8CodeUnitCount
+                    && s.bytes[key.range].elementsEqual(
+                        // SAFETY: the name's bytes: a StaticString's, valid for the program's life.
+                        UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+                members.append((separator, key.start, s.position, matches))
                 separator = s.position
-                s.skipSpace()
-                guard let c = s.peek() else { return nil }
-                s.position += 1
-                if c == UInt8(ascii: "}") { break }
             }
         } catch {
             return nil
@@ -93,7 +82,7 @@ public enum RawRecord {
         _ member: some Collection<UInt8>, to line: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]
     ) {
         var end = line.count
-        while end > 0, line[end - 1] != UInt8(ascii: "}") { end -= 1 }
+        while end > 0, line[end - 1] != JSONByte.closeBrace { end -= 1 }
         guard end > 0 else {
             out.append(contentsOf: line)
             return
@@ -102,7 +91,7 @@ public enum RawRecord {
         while inner > 0, isXMLSpace(line[inner - 1]) { inner -= 1 }
         // SAFETY: `end - 1` is the index of the `}` found inside `line`; copied.
         out.append(contentsOf: UnsafeBufferPointer(rebasing: line[..<(end - 1)]))
-        if line[inner - 1] != UInt8(ascii: "{") { out.append(UInt8(ascii: ",")) }
+        if line[inner - 1] != JSONByte.openBrace { out.append(JSONByte.comma) }
         out.append(contentsOf: member)
         // SAFETY: as above.
         out.append(contentsOf: UnsafeBufferPointer(rebasing: line[(end - 1)...]))

@@ -10,7 +10,10 @@ struct RepeatedString {
         if raw.count == bytes.count,
             // SAFETY: both buffers hold `raw.count` bytes (the counts were just compared equal, and
             // neither is empty when memcmp runs), each valid for the closure.
-            bytes.withUnsafeBufferPointer({ raw.count == 0 || memcmpBytes(raw.baseAddress!, $0.baseAddress!, raw.count) })
+            bytes.withUnsafeBufferPointer({ held in
+                guard let a = raw.baseAddress, let b = held.baseAddress else { return raw.count == 0 }
+                return memcmpBytes(a, b, raw.count)
+            })
         {
             return string
         }

@@ -30,8 +30,8 @@ public struct FenceRuleTool: Tool {
                     "The fences: a JSON array of {id, lat, lon, radius} or a GeoJSON FeatureCollection of Points with a radius property (required; -: standard input, the fixes then from operands)."
             ),
             OptionSpec(
-                "rule", value: "RULE", choices: ["confident", "adaptive", "steady", "naive"],
-                help: "confident (default), adaptive, steady or naive."),
+                "rule", value: "RULE", choices: FenceRuleKind.self,
+                help: "\(FenceRuleKind.listed(default: .confident))."),
             OptionSpec("enter", value: "P", help: "Enter when P(inside) is above P (default 0.9)."),
             OptionSpec("exit", value: "P", help: "Exit when P(inside) is below P (default 0.1)."),
             OptionSpec("dwell", value: "N", help: "Consecutive contradicting fixes before a change (default 3)."),
@@ -45,8 +45,8 @@ public struct FenceRuleTool: Tool {
                 "still-speed", value: "V",
                 help: "steady: a Doppler speed of at most V m/s is a user standing still (default 0.5)."),
             OptionSpec(
-                "assume", value: "STATE", choices: ["outside", "inside"],
-                help: "How a fence starts: outside (default) or inside."),
+                "assume", value: "STATE", choices: FenceStart.self,
+                help: "How a fence starts: \(FenceStart.listed(default: .outside))."),
             OptionSpec(
                 "default-hacc", value: "M",
                 help: "The hacc of fixes that have none (default 10), said once on standard error."),
@@ -68,41 +68,21 @@ public struct FenceRuleTool: Tool {
             throw UsageError("--fences FILE is required: the fences to watch")
         }
         var settings = FenceRuleSettings()
-        if let rule = options.string("rule") {
-            guard let kind = FenceRuleKind(rawValue: rule) else {
-                throw UsageError("--rule '\(rule)' is not a rule: expected confident, adaptive, steady or naive")
-            }
-            settings.kind = kind
-        }
-        settings.enter = try options.double("enter", default: 0.9, range: 0...1)!
-        settings.exit = try options.double("exit", default: 0.1, range: 0...1)!
+        if let kind = try options.choice("rule", FenceRuleKind.self) { settings.kind = kind }
+        settings.enter = try options.double("enter", default: 0.9, range: 0...1)
+        settings.exit = try options.double("exit", default: 0.1, range: 0...1)
         guard settings.exit < settings.enter else {
             throw UsageError(
                 "--exit \(DecimalNumber.text(settings.exit)) must be below --enter \(DecimalNumber.text(settings.enter))"
             )
         }
-        let dwell = try options.double("dwell", default: 3, range: 1...1e9)!
-        guard dwell == dwell.rounded() else {
-            throw UsageError("--dwell '\(options.string("dwell")!)' is not a whole number of fixes")
-        }
-        settings.dwell = Int(dwell)
-        settings.dwellDistance = try options.double("dwell-distance", default: 20, range: 0...1e9)!
-        settings.tau = try options.double("tau", default: 30, range: 0...1e9)!
-        settings.stillSpeed = try options.double("still-speed", default: 0.5, range: 0...1e9)!
-        if let assume = options.string("assume") {
-            guard assume == "inside" || assume == "outside" else {
-                throw UsageError("--assume '\(assume)' is not a state: expected inside or outside")
-            }
-            settings.assumeInside = assume == "inside"
-        }
-        defaultHacc = try options.double("default-hacc", default: DefaultHacc.metres, range: 0...1e9)!
-        var limit: Int?
-        if let n = try options.double("limit", default: nil, range: 2...1e9) {
-            guard n == n.rounded() else {
-                throw UsageError("--limit '\(options.string("limit")!)' is not a whole number")
-            }
-            limit = Int(n)
-        }
+        settings.dwell = try options.integer("dwell", default: 3, range: 1...1_000_000_000)
+        settings.dwellDistance = try options.double("dwell-distance", default: 20, range: 0...1e9)
+        settings.tau = try options.double("tau", default: 30, range: 0...1e9)
+        settings.stillSpeed = try options.double("still-speed", default: 0.5, range: 0...1e9)
+        if let start = try options.choice("assume", FenceStart.self) { settings.assumeInside = start == .inside }
+        defaultHacc = try options.double("default-hacc", default: DefaultHacc.metres, range: 0...1e9)
+        let limit = try options.integer("limit", default: nil, range: 2...1_000_000_000)
         traceOutput = options.has("trace")
         let fences = try FenceFile.load(path: path)
         guard fences.count <= FenceIndex.capacity else {
@@ -218,4 +198,16 @@ public struct FenceRuleTool: Tool {
         }
         out.append(contentsOf: "}\n".utf8)
     }
+}
+
+extension FenceRuleKind: OptionChoice {
+    /// In the order --help lists them: the default first.
+    public static let allCases: [FenceRuleKind] = [.confident, .adaptive, .steady, .naive]
+    public static let what = "a rule"
+}
+
+/// How a fence starts (`--assume`).
+enum FenceStart: String, OptionChoice {
+    case outside, inside
+    static let what = "a state"
 }

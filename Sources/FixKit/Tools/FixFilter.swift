@@ -36,7 +36,7 @@ public struct FixFilter: Tool {
                 help: "Fix the clock at TIME (RFC 3339); fixes S or more seconds in the future are rejected too."),
             OptionSpec("max-speed", value: "V", help: "Reject a reported speed above V m/s (default 80, or off)."),
             OptionSpec(
-                "course", value: "MODE", choices: ["strip", "reject", "keep", "off"],
+                "course", value: "MODE", choices: CourseMode.self,
                 help:
                     "A course without a valid cacc (present, >= 0): strip it (default), reject the fix, or keep it (also: off)."
             ),
@@ -81,12 +81,7 @@ public struct FixFilter: Tool {
         rules.minMove = try options.double("min-move", default: rules.minMove, range: positive, allowOff: true)
         rules.requireHacc = options.has("require-hacc")
         rules.now = try options.time("now")
-        if let mode = options.string("course") {
-            guard let m = mode == "off" ? .keep : CourseMode(rawValue: mode) else {
-                throw UsageError("--course '\(mode)' is not a mode: expected strip, reject, keep or off")
-            }
-            rules.course = m
-        }
+        if let mode = try options.choice("course", CourseMode.self) { rules.course = mode }
         self.rules = rules
         stats = options.has("stats")
         rejectsPath = options.string("rejects")
@@ -212,4 +207,10 @@ public struct FixFilter: Tool {
 extension RejectReason {
     /// The `"reason":"…"` member added to a rejected fix.
     var member: [UInt8] { Array("\"reason\":\"\(rawValue)\"".utf8) }
+}
+
+extension CourseMode: OptionChoice {
+    public static let what = "a mode"
+    /// `--course off`: no course rule, which keeps the course.
+    public static let aliases: [(word: String, value: CourseMode)] = [("off", .keep)]
 }

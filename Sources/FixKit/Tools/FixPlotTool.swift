@@ -18,7 +18,8 @@ public struct FixPlotTool: Tool {
             """,
         options: [
             OptionSpec(
-                "fences", value: "FILE", help: "The fences to draw, in the form fencerule --fences reads (-: standard input)."),
+                "fences", value: "FILE",
+                help: "The fences to draw, in the form fencerule --fences reads (-: standard input)."),
             OptionSpec("html", help: "Write one self-contained HTML page (legend, details on hover) instead of SVG."),
             OptionSpec("width", value: "PX", help: "The picture's width in pixels (default 960)."),
             OptionSpec(
@@ -27,7 +28,7 @@ public struct FixPlotTool: Tool {
             OptionSpec("title", value: "TEXT", help: "A title above the map."),
             OptionSpec("only", value: "NAME", help: "Draw the records of trace NAME alone."),
             OptionSpec(
-                "color", value: "BY", choices: ["trace", "time"],
+                "color", value: "BY", choices: PlotColoring.self,
                 help: "trace (default): a colour per trace; time: colour by time, with a key."),
             OptionSpec("hacc", help: "Draw each fix's accuracy circle (hacc)."),
             OptionSpec("enter", value: "P", help: "The enter threshold drawn on the P(inside) strip (default 0.9)."),
@@ -39,27 +40,24 @@ public struct FixPlotTool: Tool {
 
     public init(options parsed: ParsedOptions) throws {
         var o = PlotOptions()
-        o.width = try parsed.double("width", default: o.width, range: 200...20000)!
-        o.height = try parsed.double("height", default: o.height, range: 200...20000)!
+        o.width = try parsed.double("width", default: o.width, range: 200...20000)
+        o.height = try parsed.double("height", default: o.height, range: 200...20000)
         o.title = parsed.string("title")
         o.only = parsed.string("only")
         o.html = parsed.has("html")
         o.drawHacc = parsed.has("hacc")
-        if let by = parsed.string("color") {
-            guard by == "time" || by == "trace" else {
-                throw UsageError("--color '\(by)' is not a colouring: expected trace or time")
-            }
-            o.colorByTime = by == "time"
-        }
-        o.enter = try parsed.double("enter", default: 0.9, range: 0...1)!
-        o.exit = try parsed.double("exit", default: 0.1, range: 0...1)!
+        if let by = try parsed.choice("color", PlotColoring.self) { o.colorByTime = by == .time }
+        o.enter = try parsed.double("enter", default: 0.9, range: 0...1)
+        o.exit = try parsed.double("exit", default: 0.1, range: 0...1)
         guard o.exit < o.enter else {
             throw UsageError(
                 "--exit \(DecimalNumber.text(o.exit)) must be below --enter \(DecimalNumber.text(o.enter))")
         }
         options = o
         fences =
-            try parsed.file("fences", readsStandardInput: true).map { path throws(OptionFileError) in try FenceFile.load(path: path) } ?? []
+            try parsed.file("fences", readsStandardInput: true).map { path throws(OptionFileError) in
+                try FenceFile.load(path: path)
+            } ?? []
     }
 
     public mutating func run(inputs: [InputName], context: ToolContext) throws {
@@ -90,4 +88,10 @@ public struct FixPlotTool: Tool {
             )
         }
     }
+}
+
+/// What colours a trace (`--color`).
+enum PlotColoring: String, OptionChoice {
+    case trace, time
+    static let what = "a colouring"
 }

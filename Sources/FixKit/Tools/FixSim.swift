@@ -87,33 +87,27 @@ public struct FixSim: Tool {
             throw UsageError("give the route: --waypoints LAT,LON:LAT,LON... or --origin LAT,LON --route E,N:E,N...")
         }
         var script = WalkScript(waypoints: points)
-        script.speed = try options.double("speed", default: 1.4, range: 1e-6...1e5)!
-        script.rate = try options.double("rate", default: 1, range: 1e-6...1000)!
-        script.noise = try options.double("noise", default: 8, range: 0...1e6)!
-        script.noiseTau = try options.double("noise-tau", default: 0, range: 0...1e9)!
-        script.outliers = try options.double("outliers", default: 0, range: 0...1)!
-        script.outlierSize = try options.double("outlier-size", default: 100, range: 0...1e7)!
+        script.speed = try options.double("speed", default: 1.4, range: 1e-6...1e5)
+        script.rate = try options.double("rate", default: 1, range: 1e-6...1000)
+        script.noise = try options.double("noise", default: 8, range: 0...1e6)
+        script.noiseTau = try options.double("noise-tau", default: 0, range: 0...1e9)
+        script.outliers = try options.double("outliers", default: 0, range: 0...1)
+        script.outlierSize = try options.double("outlier-size", default: 100, range: 0...1e7)
         script.hacc = try options.double("hacc", default: nil, range: 0...1e6)
-        script.haccScale = try options.double("hacc-scale", default: 1, range: 0...1e6)!
+        script.haccScale = try options.double("hacc-scale", default: 1, range: 0...1e6)
         guard script.hacc == nil || options.string("hacc-scale") == nil else {
             throw UsageError("give --hacc or --hacc-scale, not both")
         }
-        script.speedNoise = try options.double("speed-noise", default: 0.1, range: 0...1e6)!
-        script.pause = try options.double("pause", default: 0, range: 0...1e9)!
+        script.speedNoise = try options.double("speed-noise", default: 0.1, range: 0...1e6)
+        script.pause = try options.double("pause", default: 0, range: 0...1e9)
         if let start = try options.time("start") { script.start = start }
         guard script.start.adding(seconds: script.duration) != nil else {
             throw UsageError(
                 "the walk lasts \(DecimalNumber.text(script.duration.rounded())) s and would end past 9999-12-31T23:59:59.999Z, the last time RFC 3339 can write: give an earlier --start or a shorter walk"
             )
         }
-        let seed = try options.double("seed", default: 1, range: 0...1e15)!
-        guard seed == seed.rounded() else {
-            throw UsageError("--seed '\(options.string("seed")!)' is not a whole number")
-        }
-        script.seed = UInt64(seed)
-        let traces = try options.double("traces", default: 1, range: 1...1e7)!
-        guard traces == traces.rounded() else { throw UsageError("--traces must be a whole number") }
-        self.traces = Int(traces)
+        script.seed = UInt64(try options.integer("seed", default: 1, range: 0...1_000_000_000_000_000))
+        traces = try options.integer("traces", default: 1, range: 1...10_000_000)
         self.script = script
         name = options.string("name") ?? "sim"
     }

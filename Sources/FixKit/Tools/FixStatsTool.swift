@@ -2,7 +2,8 @@
 public struct FixStatsTool: Tool {
     public static let description = ToolDescription(
         name: "fixstats",
-        summary: "Write one summary record per trace: distance, duration, moving time, ascent, descent, top speed, box.",
+        summary:
+            "Write one summary record per trace: distance, duration, moving time, ascent, descent, top speed, box.",
         details: """
             distance sums the WGS 84 distances between consecutive fixes of a trace with the
             same seg. duration is the latest time minus the earliest. moving_time sums the
@@ -38,9 +39,8 @@ public struct FixStatsTool: Tool {
     public init(options: ParsedOptions) throws {
         var s = StatsSettings()
         s.maxGap = try options.double("max-gap", default: s.maxGap, range: 0...1e12, allowOff: true)
-        s.movingSpeed = try options.double("moving-speed", default: s.movingSpeed, range: 0...1e9) ?? s.movingSpeed
-        s.climbThreshold =
-            try options.double("climb-threshold", default: s.climbThreshold, range: 0...1e6) ?? s.climbThreshold
+        s.movingSpeed = try options.double("moving-speed", default: s.movingSpeed, range: 0...1e9)
+        s.climbThreshold = try options.double("climb-threshold", default: s.climbThreshold, range: 0...1e6)
         settings = s
         total = options.has("total")
         only = options.string("only")

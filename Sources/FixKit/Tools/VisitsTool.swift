@@ -27,7 +27,8 @@ public struct VisitsTool: Tool {
                 help: "The longest stretch without fixes inside a stay, in seconds (default 3600); longer ends it."),
             OptionSpec(
                 "default-hacc", value: "M",
-                help: "The hacc taken for fixes without one (default 10 m, as fencerule's), said once on standard error."),
+                help:
+                    "The hacc taken for fixes without one (default 10 m, as fencerule's), said once on standard error."),
             OptionSpec(
                 "geojson",
                 help:
@@ -40,10 +41,10 @@ public struct VisitsTool: Tool {
 
     public init(options: ParsedOptions) throws {
         var s = StaySettings()
-        s.radius = try options.double("radius", default: s.radius, range: 0...1e7)!
-        s.minStay = try options.double("min-stay", default: s.minStay, range: 0...1e9)!
-        s.maxGap = try options.double("max-gap", default: s.maxGap, range: 1...1e9)!
-        s.defaultHacc = try options.double("default-hacc", default: s.defaultHacc, range: 0...1e7)!
+        s.radius = try options.double("radius", default: s.radius, range: 0...1e7)
+        s.minStay = try options.double("min-stay", default: s.minStay, range: 0...1e9)
+        s.maxGap = try options.double("max-gap", default: s.maxGap, range: 1...1e9)
+        s.defaultHacc = try options.double("default-hacc", default: s.defaultHacc, range: 0...1e7)
         settings = s
         geoJSON = options.has("geojson")
     }
@@ -135,7 +136,7 @@ public struct VisitsTool: Tool {
         }
         if let c = currentTrace { detectors[c] = current }
         try untraced.finish(emit: emit)
-        for t in order { try detectors[t]!.finish(emit: emit) }
+        for t in order { try detectors[t]?.finish(emit: emit) }
         close()
         if untimed > 0 || invalid > 0 || backwards > 1 { try output.flush() }
         if backwards > 1, let first = firstBackwards {

@@ -148,7 +148,7 @@ public struct StayDetector {
         }
         outside.append(p)
         if outside.count >= settings.exitFixes,
-            outside.last!.time.seconds - outside.first!.time.seconds >= settings.exitSpan
+            (outside.last?.time.seconds ?? 0) - (outside.first?.time.seconds ?? 0) >= settings.exitSpan
         {
             let next = outside
             // A first candidate of a fix or two (an outlier as the log's first fix) does not take
@@ -164,7 +164,7 @@ public struct StayDetector {
     public mutating func finish(emit: (Visit) throws -> Void) rethrows {
         let leaving =
             !outside.isEmpty && outside.count >= settings.exitFixes
-            && outside.last!.time.seconds - outside.first!.time.seconds >= settings.exitSpan
+            && (outside.last?.time.seconds ?? 0) - (outside.first?.time.seconds ?? 0) >= settings.exitSpan
         if let h = held {
             held = nil
             try emit(h.visit)
