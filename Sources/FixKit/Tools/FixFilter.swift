@@ -180,7 +180,13 @@ public struct FixFilter: Tool {
             }
             switch verdict {
             case .pass(let strip):
-                try kept.write(strip ? .removing("course", course, from: line) : .unchanged(line))
+                // Two calls, so that each record's case is known where it is made (nothing to
+                // release after it).
+                if strip {
+                    try kept.write(.removing("course", course, from: line))
+                } else {
+                    try kept.write(.unchanged(line))
+                }
             case .reject(let reason):
                 counts[reason, default: 0] += 1
                 if rejectsToOutput {
