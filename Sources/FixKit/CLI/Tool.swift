@@ -13,7 +13,8 @@ public protocol Tool {
     static var description: ToolDescription { get }
     /// Checks and converts the options; a bad value throws `UsageError` naming the option.
     init(options: ParsedOptions) throws
-    /// Processes the inputs, writing records to `context.output`.
+    /// Processes the inputs, writing records to `context.output` through a `RecordWriter`
+    /// (`context.output.document(writer) { ... }`), never to its buffer.
     mutating func run(inputs: [InputName], context: ToolContext) throws
 }
 

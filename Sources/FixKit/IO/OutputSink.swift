@@ -8,10 +8,13 @@
 /// when it passes 64 KiB and whenever the input side is about to wait for more bytes (see
 /// `InputReader`), so a live pipe sees each fix as soon as the input that made it was read,
 /// while a batch run makes one write per 64 KiB, not one per line.
+///
+/// Tools do not append to it themselves: their records go through a `RecordWriter`
+/// (`document(_:_:)`, in Output/), which owns each document's framing.
 public final class OutputSink {
     public let fd: Int32
-    /// Bytes not yet written. Append to it directly, then call `didAppend()`.
-    public var buffer: [UInt8] = []
+    /// Bytes not yet written. `RecordOutput` appends to it, then calls `didAppend()`.
+    var buffer: [UInt8] = []
     static let threshold = 1 << 16
 
     public init(fd: Int32) {
@@ -21,16 +24,16 @@ public final class OutputSink {
 
     /// Writes the buffer once it is large enough.
     @inline(__always)
-    public func didAppend() throws(OutputError) {
+    func didAppend() throws(OutputError) {
         if buffer.count >= OutputSink.threshold { try flush() }
     }
 
-    public func write(_ bytes: some Sequence<UInt8>) throws(OutputError) {
+    func write(_ bytes: some Sequence<UInt8>) throws(OutputError) {
         buffer.append(contentsOf: bytes)
         try didAppend()
     }
 
-    public func write(_ text: String) throws(OutputError) {
+    func write(_ text: String) throws(OutputError) {
         try write(text.utf8)
     }
 

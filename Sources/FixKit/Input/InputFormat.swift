@@ -8,6 +8,8 @@
 /// Readers stream: they hold a bounded amount of the input at a time, whatever its size.
 /// Their output must not depend on how the input is split into reads (a pipe or a live feed
 /// delivers it in arbitrary pieces).
+///
+/// The output side has its own seam: `RecordWriter` (Output/RecordWriter.swift).
 public protocol InputFormat {
     /// The name `--format` takes, in lower case: `gpx`, `nmea`, `fit`, ...
     static var name: String { get }

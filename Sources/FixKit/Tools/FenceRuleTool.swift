@@ -100,6 +100,13 @@ public struct FenceRuleTool: Tool {
         var skippedNegative = 0
         let engine = self.engine
         let fences = engine.index.fences
+        // Events, or under --trace every fix with its fences; neither has framing.
+        var eventLines = output.open(FenceEventLines(fences: fences))
+        var tracedLines = output.open(RawLines())
+        defer {
+            eventLines.close()
+            tracedLines.close()
+        }
         try context.forEachFix(inputs) { fix, line, _, _ in
             var sigma = defaultHacc
             if let h = fix.hacc {
@@ -134,12 +141,10 @@ public struct FenceRuleTool: Tool {
                     member.append(contentsOf: (inside ? ",\"inside\":true}" : ",\"inside\":false}").utf8)
                 }
                 member.append(UInt8(ascii: "}"))
-                RawRecord.appendingMember(member, to: line, into: &output.buffer)
-                output.buffer.append(0x0A)
+                try tracedLines.write(.appending(member, to: line))
             } else {
-                for e in events { FenceRuleTool.write(e, fix: fix, fences: fences, into: &output.buffer) }
+                for e in events { try eventLines.write((e, fix)) }
             }
-            try output.didAppend()
         }
         if skippedNegative > 0 {
             try output.flush()

@@ -88,7 +88,8 @@ public struct Fix2Gpx: Tool {
         }
     }
 
-    /// One trace's part of the output: its writer's state and what the spool holds for it.
+    /// One trace's part of the output: its writer's state and what the spool holds for it
+    /// (the trace written straight to standard output has its writer in the document).
     struct Part {
         var trace: String?
         var writer: TraceDocument
@@ -102,26 +103,26 @@ public struct Fix2Gpx: Tool {
         var spool = TraceSpool()
         defer { spool.close() }
         var parts: [Part] = []
-        // Without --split the first trace goes straight to standard output; the others wait in
-        // the spool and follow it, each in one <trk>. Under --xcode only the first is written.
-        var document = TraceDocument(geojson: geojson, mode: mode)
-        if split == nil { document.begin(into: &output.buffer) }
+        // Without --split the first trace goes straight to standard output, in the document
+        // opened here; the others wait in the spool and follow it, each in one <trk>. Under
+        // --xcode only the first is written. The document is closed however the run ends.
+        var document = split == nil ? output.open(TraceDocument(geojson: geojson, mode: mode)) : nil
+        defer { document?.close() }
 
         // Whatever stops the run (--strict), what was read is written and the documents closed.
         do {
-            try read(inputs, context: context, parts: &parts, spool: &spool, timing: &timing)
+            try read(inputs, context: context, parts: &parts, spool: &spool, timing: &timing, document: &document)
         } catch let stop as StrictStop {
-            try finish(&parts, spool: &spool, inputs: inputs, context: context)
+            try finish(&parts, spool: &spool, inputs: inputs, context: context, document: &document)
             throw stop
         }
-        try finish(&parts, spool: &spool, inputs: inputs, context: context)
+        try finish(&parts, spool: &spool, inputs: inputs, context: context, document: &document)
     }
 
     private func read(
         _ inputs: [InputName], context: ToolContext, parts: inout [Part], spool: inout TraceSpool,
-        timing: inout PaceClock
+        timing: inout PaceClock, document: inout RecordOutput<TraceDocument>?
     ) throws {
-        let output = context.output
         var index: [String?: Int] = [:]
         var currentTrace: String?
         var current = -1
@@ -152,9 +153,9 @@ public struct Fix2Gpx: Tool {
                 } else {
                     let k = parts.count
                     // A later trace's features follow the first trace's in the same collection.
-                    var writer = TraceDocument(geojson: geojson, mode: mode, continuing: split == nil && k > 0)
+                    // Under --split each file's document is opened when it is written (`writeSplit`).
+                    let writer = TraceDocument(geojson: geojson, mode: mode, continuing: split == nil && k > 0)
                     let spooled = split == nil && k == 0 ? -1 : spool.add()
-                    if split != nil { try spool.append(spooled) { writer.begin(into: &$0) } }
                     parts.append(Part(trace: fix.trace, writer: writer, spooled: spooled))
                     index[fix.trace] = k
                     current = k
@@ -163,30 +164,31 @@ public struct Fix2Gpx: Tool {
             }
             parts[current].fixes += 1
             if parts[current].spooled < 0 {
-                parts[current].writer.write(fix, into: &output.buffer)
-                try output.didAppend()
+                try document?.write(fix)
             } else if mode == .track || split != nil {
                 try spool.append(parts[current].spooled) { parts[current].writer.write(fix, into: &$0) }
             }
         }
     }
 
-    private func finish(_ parts: inout [Part], spool: inout TraceSpool, inputs: [InputName], context: ToolContext)
-        throws
-    {
+    private func finish(
+        _ parts: inout [Part], spool: inout TraceSpool, inputs: [InputName], context: ToolContext,
+        document: inout RecordOutput<TraceDocument>?
+    ) throws {
         let output = context.output
         if let dir = split {
             try writeSplit(&parts, spool: &spool, into: dir, inputs: inputs, output: output)
             return
         }
-        if !parts.isEmpty { parts[0].writer.finishTrack(into: &output.buffer) }
+        // `run` closes the document after this.
+        if !parts.isEmpty { try document?.withWriter { writer, out in writer.finishTrack(into: &out) } }
         if mode == .xcode, parts.count > 1 {
             try output.flush()
             let shown = parts.prefix(10).enumerated().map { k, p in
                 "\(p.trace.map { "\"\($0)\"" } ?? "(no trace)") (\(p.fixes) \(p.fixes == 1 ? "fix" : "fixes")\(k == 0 ? ", written" : ""))"
             }
             let more = parts.count > 10 ? " and \(parts.count - 10) more" : ""
-            output.buffer.append(contentsOf: "</gpx>\n".utf8)
+            document?.close()
             try context.diagnostics.problem(
                 nil, line: nil,
                 "the input has \(parts.count) traces, and an Xcode simulation file plays one: \(shown.joined(separator: ", "))\(more); only the first was written: pick one with --only NAME, or write a file each with --split DIR"
@@ -194,12 +196,11 @@ public struct Fix2Gpx: Tool {
             return
         }
         for k in parts.indices.dropFirst() {
-            try spool.drain(parts[k].spooled, to: output)
+            try document?.write(spooled: parts[k].spooled, from: &spool)
             var tail: [UInt8] = []
             parts[k].writer.finishTrack(into: &tail)
-            try output.write(tail)
+            try document?.write(made: tail)
         }
-        TraceDocument.close(geojson: geojson, empty: parts.isEmpty, into: &output.buffer)
     }
 
     /// `--split DIR`: each trace's document from the spool into a file of its own, named by
@@ -211,6 +212,8 @@ public struct Fix2Gpx: Tool {
         let paths = parts.map { (dir.hasSuffix("/") ? dir : dir + "/") + names.name(for: $0.trace) }
         // Every file is checked before any is written: none may be an input.
         for path in paths { try FileIdentity.refuse("--split's file \(shownPath(path))", at: path, ifAmong: inputs) }
+        var list = output.open(PlainText())
+        defer { list.close() }
         for k in parts.indices {
             let path = paths[k]
             let fd: Int32
@@ -218,24 +221,29 @@ public struct Fix2Gpx: Tool {
                 throw ToolFailure("cannot write \(shownPath(path)): \(error.reason)")
             }
             let file = OutputSink(fd: fd)
-            defer { System.close(fd) }
+            // What was written is kept, and closed, however the file's writing ends.
+            defer {
+                try? file.flush()
+                System.close(fd)
+            }
             do {
-                try spool.drain(parts[k].spooled, to: file)
-                var tail: [UInt8] = []
-                parts[k].writer.end(into: &tail)
-                try file.write(tail)
+                // The trace's writer wrote its records into the spool; its document opens and
+                // closes around them.
+                try file.document(parts[k].writer) { document in
+                    try document.write(spooled: parts[k].spooled, from: &spool)
+                }
                 try file.flush()
             } catch let error as OutputError {
                 throw ToolFailure("writing \(shownPath(path)) failed: \(error.message)")
             }
-            try output.write(path + "\n")
+            try list.write(path + "\n")
         }
     }
 }
 
 /// One trace's document: GPX (a track file or Xcode's) or GeoJSON, so that one spool and one
 /// ordering serve both.
-enum TraceDocument {
+enum TraceDocument: RecordWriter {
     case gpx(GPXWriter)
     case geojson(GeoJSONWriter)
 
@@ -244,7 +252,7 @@ enum TraceDocument {
         self = geojson ? .geojson(GeoJSONWriter(continuing: continuing)) : .gpx(GPXWriter(mode: mode))
     }
 
-    mutating func begin(into out: inout [UInt8]) {
+    mutating func open(into out: inout [UInt8]) {
         switch self {
         case .gpx(var w):
             w.begin(into: &out)
@@ -278,8 +286,8 @@ enum TraceDocument {
         }
     }
 
-    /// Ends the document.
-    mutating func end(into out: inout [UInt8]) {
+    /// Ends the document, and the trace's last track or feature if it is still open.
+    mutating func close(into out: inout [UInt8]) {
         switch self {
         case .gpx(var w):
             w.end(into: &out)
@@ -288,11 +296,6 @@ enum TraceDocument {
             w.end(into: &out)
             self = .geojson(w)
         }
-    }
-
-    /// Closes a document whose traces were each finished with `finishTrack`.
-    static func close(geojson: Bool, empty: Bool, into out: inout [UInt8]) {
-        out.append(contentsOf: (geojson ? (empty ? "]}\n" : "\n]}\n") : "</gpx>\n").utf8)
     }
 }
 

@@ -104,7 +104,6 @@ public struct FixFilter: Tool {
         var current = TraceFilterState()
         var counts = [RejectReason: Int]()
         var read = 0
-        var stripped = 0
         let rules = self.rules
         let rejects = self.rejects
         let rejectsPath = self.rejectsPath
@@ -149,6 +148,13 @@ public struct FixFilter: Tool {
                 "\(start.input.shown):\(start.line): \(trace) goes back in time from \(clock.rfc3339)\(to), more than --max-age (\(DecimalNumber.text(maxAge)) s): its fixes are rejected as age until they are newer than that (two recordings with one trace name?); said once per trace"
             )
         }
+        // Fixes passed (and rejects under --rejects -) go to standard output; rejects to their file.
+        var kept = output.open(RawLines())
+        var rejected = rejects.map { $0.open(RawLines()) }
+        defer {
+            kept.close()
+            rejected?.close()
+        }
         try context.forEachFix(inputs) { fix, line, course, name, number in
             read += 1
             let verdict: Verdict
@@ -169,29 +175,25 @@ public struct FixFilter: Tool {
             }
             switch verdict {
             case .pass(let strip):
-                if strip, RawRecord.appendRemoving(course, from: line, into: &output.buffer) {
-                    stripped += 1
-                } else if strip, let edited = RawRecord.removingMember("course", from: line) {
-                    stripped += 1  // a line with the member twice
-                    output.buffer.append(contentsOf: edited)
+                // Two calls, so that each record's case is known where it is made (nothing to
+                // release after it).
+                if strip {
+                    try kept.write(.removing("course", course, from: line))
                 } else {
-                    output.buffer.append(contentsOf: line)
+                    try kept.write(.unchanged(line))
                 }
-                output.buffer.append(0x0A)
-                try output.didAppend()
             case .reject(let reason):
                 counts[reason, default: 0] += 1
                 if rejectsToOutput {
-                    RawRecord.appendingMember(reason.member, to: line, into: &output.buffer)
-                    output.buffer.append(0x0A)
-                    try output.didAppend()
-                } else if let rejects {
-                    RawRecord.appendingMember(reason.member, to: line, into: &rejects.buffer)
-                    rejects.buffer.append(0x0A)
-                    do throws(OutputError) { try rejects.didAppend() } catch { throw rejectsFailed(error) }
+                    try kept.write(.appending(reason.member, to: line))
+                } else if rejected != nil {
+                    do throws(OutputError) {
+                        try rejected?.write(.appending(reason.member, to: line))
+                    } catch { throw rejectsFailed(error) }
                 }
             }
         }
+        let stripped = kept.writer.removed
         do throws(OutputError) { try rejects?.flush() } catch { throw rejectsFailed(error) }
         if stats {
             let rejected = counts.values.reduce(0, +)

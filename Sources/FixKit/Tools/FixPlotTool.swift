@@ -76,11 +76,7 @@ public struct FixPlotTool: Tool {
         }
         let result = try PlotRenderer(scene: scene, fences: fences, options: options).render()
         let output = context.output
-        if options.html {
-            HTMLPage.write(result, title: options.title, into: &output.buffer)
-        } else {
-            output.buffer.append(contentsOf: result.svg)
-        }
+        try output.document(PlotDocument(html: options.html, title: options.title)) { try $0.write(result) }
         try output.flush()
         if scene.tracedWithoutTime > 0 {
             context.diagnostics.note(

@@ -125,14 +125,12 @@ public struct FixSim: Tool {
     }
 
     public mutating func run(inputs: [InputName], context: ToolContext) throws {
-        let output = context.output
-        for k in 0..<traces {
-            var s = script
-            s.seed = script.seed &+ UInt64(k)
-            let trace = traces == 1 ? name : "\(name)-\(k + 1)"
-            for fix in s.fixes(trace: trace) {
-                FixEncoder.encode(fix, into: &output.buffer)
-                try output.didAppend()
+        try context.output.document(FixLines()) { out in
+            for k in 0..<traces {
+                var s = script
+                s.seed = script.seed &+ UInt64(k)
+                let trace = traces == 1 ? name : "\(name)-\(k + 1)"
+                for fix in s.fixes(trace: trace) { try out.write(fix) }
             }
         }
     }

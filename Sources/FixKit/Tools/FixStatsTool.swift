@@ -75,20 +75,18 @@ public struct FixStatsTool: Tool {
             current.add(fix)
         }
         if let t = currentTrace { stats[t] = current }
-        let output = context.output
-        var sum = StatsRecord()
-        for trace in order {
-            let s: TraceStats?
-            if let trace { s = stats[trace] } else { s = untraced }
-            guard let s else { continue }
-            let record = StatsRecord(s)
-            record.write(trace: trace.map { .name($0) } ?? .none, into: &output.buffer)
-            try output.didAppend()
-            sum.add(record)
-        }
-        if total {
-            sum.write(trace: .total, into: &output.buffer)
-            try output.didAppend()
+        let total = self.total
+        try context.output.document(StatsLines()) { out in
+            var sum = StatsRecord()
+            for trace in order {
+                let s: TraceStats?
+                if let trace { s = stats[trace] } else { s = untraced }
+                guard let s else { continue }
+                let record = StatsRecord(s)
+                try out.write((record, trace.map { .name($0) } ?? .none))
+                sum.add(record)
+            }
+            if total { try out.write((sum, .total)) }
         }
     }
 }

@@ -97,7 +97,7 @@ public struct Gpx2Fix: Tool {
 
     public mutating func run(inputs: [InputName], context: ToolContext) throws {
         if listFormats {
-            try context.output.write(InputFormats.helpText)
+            try context.output.document(PlainText()) { try $0.write(InputFormats.helpText) }
             return
         }
         let line = ProgressLine.make(

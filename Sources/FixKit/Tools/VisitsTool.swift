@@ -57,20 +57,10 @@ public struct VisitsTool: Tool {
         var untimed = 0
         var invalid = 0
         var saidDefault = false
-        var first = true
-        let geoJSON = self.geoJSON
-        if geoJSON { output.buffer.append(contentsOf: #"{"type":"FeatureCollection","features":["#.utf8) }
-        let emit: (Visit) throws -> Void = { visit in
-            if geoJSON {
-                if !first { output.buffer.append(UInt8(ascii: ",")) }
-                output.buffer.append(0x0A)
-                VisitsTool.writeFeature(visit, into: &output.buffer)
-            } else {
-                VisitsTool.write(visit, into: &output.buffer)
-            }
-            first = false
-            try output.didAppend()
-        }
+        // However the run ends (--strict, a failed read), the GeoJSON document is closed.
+        var visits = output.open(VisitWriter(geoJSON: geoJSON))
+        defer { visits.close() }
+        let emit: (Visit) throws -> Void = { visit in try visits.write(visit) }
         var currentTrace: String?
         var current = StayDetector(settings: settings, trace: nil)
         // A fix older than the last of its trace cannot be placed in a stay: it is skipped, the
@@ -93,13 +83,6 @@ public struct VisitsTool: Tool {
             }
             return true
         }
-        // However the run ends (--strict, a failed read), the GeoJSON document is closed.
-        var closed = false
-        func close() {
-            if geoJSON, !closed { output.buffer.append(contentsOf: "\n]}\n".utf8) }
-            closed = true
-        }
-        defer { close() }
         try context.forEachFix(inputs) { fix, _, name, number in
             guard let time = fix.time else {
                 untimed += 1
@@ -137,7 +120,7 @@ public struct VisitsTool: Tool {
         if let c = currentTrace { detectors[c] = current }
         try untraced.finish(emit: emit)
         for t in order { try detectors[t]?.finish(emit: emit) }
-        close()
+        visits.close()
         if untimed > 0 || invalid > 0 || backwards > 1 { try output.flush() }
         if backwards > 1, let first = firstBackwards {
             context.diagnostics.note(
