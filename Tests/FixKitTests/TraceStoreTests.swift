@@ -135,7 +135,7 @@ struct TraceStoreTests {
                 retired.add(lat: f.lat, lon: f.lon, hacc: f.hacc, time: time) { b.append($0) }
             }
             let deadline = retired.idleDeadline
-            #expect(deadline == fixes[cut - 1].t + settings.maxGap)
+            #expect(deadline == Timestamp(seconds: fixes[cut - 1].t).seconds + settings.maxGap)
             retired.retire()
             #expect(retired.idleDeadline == nil)
             if goesOn {
