@@ -11,6 +11,9 @@ public struct PlotOptions: Sendable {
     /// fencerule's thresholds, drawn on the P(inside) strip.
     public var enter = 0.9
     public var exit = 0.1
+    /// Past this many vertices, a segment already drawn pixel for pixel is left out
+    /// (`PlotMetrics.vertexBudget`; tests set it).
+    var vertexBudget = PlotMetrics.vertexBudget
 
     public init() {}
 }
@@ -19,6 +22,10 @@ public struct PlotOptions: Sendable {
 enum PlotMetrics {
     /// How far a point may move when its trace is thinned, in path-grid units (0.5 px).
     static let tolerance = 5.0
+    /// Past this many vertices in a picture (about 2 MB of path), a segment that joins the
+    /// same two pixels as one of its trace and colour already drawn is left out (fixplot(1),
+    /// "Size and time"): so a picture of endless fixes over the same places stays bounded.
+    static let vertexBudget = 250_000
     static let margin = 24.0
     /// Room around the map's contents for the scale bar and the north arrow.
     static let mapMargin = 44.0

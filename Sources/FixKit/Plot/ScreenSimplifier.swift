@@ -140,6 +140,13 @@ public enum PathGrid {
         return Int(min(max(v, -1e12), 1e12))
     }
 
+    /// The whole pixel that holds a point in grid units (clamped to 32 bits).
+    @inline(__always)
+    static func pixel(_ units: Int) -> Int32 {
+        let p = units >= 0 ? units / 10 : (units - 9) / 10
+        return Int32(clamping: p)
+    }
+
     /// Appends grid units as pixels: `123.4`, `-0.5` written `-.5`, `12` for `12.0`.
     @inline(__always)
     public static func write(_ units: Int, into out: inout [UInt8]) {

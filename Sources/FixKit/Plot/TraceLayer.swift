@@ -11,6 +11,19 @@ struct TraceLayer {
     var rejectCells = Set<Int64>()
     var haccSeen = Set<HaccKey>()
     let reasons: [String]
+    /// The vertices written so far, all traces; past `options.vertexBudget`, a segment is
+    /// written only when no segment of its trace and colour joins the same two pixels
+    /// (`drawnPairs`), so that the picture stops growing with fixes that go over the same
+    /// places again.
+    var written = 0
+    var drawnPairs = Set<PixelPair>()
+
+    /// A segment's two ends as whole pixels (the lower first), with its trace and colour band.
+    struct PixelPair: Hashable {
+        var trace: Int32
+        var bin: Int32
+        var x0: Int32, y0: Int32, x1: Int32, y1: Int32
+    }
 
     struct HaccKey: Hashable {
         var trace: Int32
@@ -42,22 +55,18 @@ struct TraceLayer {
         }
         if traces[k].open {
             if f.seg != traces[k].seg {
-                traces[k].close(html: options.html)
+                close(k)
             } else if bin != traces[k].bin {
                 // The band ends at this fix and the next begins there: no gap in the line.
-                if let v = traces[k].simplifier.add(x: ux, y: uy, payload: details) {
-                    traces[k].vertex(v, html: options.html)
-                }
-                traces[k].close(html: options.html)
+                if let v = traces[k].simplifier.add(x: ux, y: uy, payload: details) { draw(v, k) }
+                close(k)
             }
         }
         if !traces[k].open {
             traces[k].bin = max(bin, 0)
             traces[k].openPath(seg: f.seg, stroke: options.colorByTime ? Palette.time[max(bin, 0)] : nil)
         }
-        if let v = traces[k].simplifier.add(x: ux, y: uy, payload: details) {
-            traces[k].vertex(v, html: options.html)
-        }
+        if let v = traces[k].simplifier.add(x: ux, y: uy, payload: details) { draw(v, k) }
         if options.drawHacc, !f.hacc.isNaN, f.hacc >= 0 {
             let r = f.hacc * viewport.scale
             guard r >= 0.5 else { return }
@@ -95,7 +104,28 @@ struct TraceLayer {
 
     /// Ends every open path.
     mutating func finish() {
-        for k in traces.indices where traces[k].open { traces[k].close(html: options.html) }
+        for k in traces.indices where traces[k].open { close(k) }
+    }
+
+    private mutating func close(_ k: Int) {
+        if let v = traces[k].simplifier.finish() { draw(v, k) }
+        traces[k].endPath()
+    }
+
+    /// Writes vertex `v` of trace `k`, or, past the budget, moves the pen there when the
+    /// segment to it joins two pixels that a segment of the trace's colour already joins.
+    @inline(__always)
+    private mutating func draw(_ v: ScreenSimplifier<VertexDetails>.Vertex, _ k: Int) {
+        if written >= options.vertexBudget, traces[k].verticesInPath > 0 {
+            let a = (PathGrid.pixel(traces[k].penX), PathGrid.pixel(traces[k].penY))
+            let b = (PathGrid.pixel(v.x), PathGrid.pixel(v.y))
+            let (p, q) = a < b ? (a, b) : (b, a)
+            let pair = PixelPair(
+                trace: Int32(k), bin: Int32(traces[k].bin), x0: p.0, y0: p.1, x1: q.0, y1: q.1)
+            guard drawnPairs.insert(pair).inserted else { return traces[k].skip(v) }
+        }
+        written += 1
+        traces[k].vertex(v, html: options.html)
     }
 }
 
@@ -107,8 +137,12 @@ struct TraceDrawing {
     var bin = 0
     var penX = 0
     var penY = 0
+    /// The path's vertices, those skipped (`skip`) among them.
     var verticesInPath = 0
+    /// The vertices written, all paths.
     var vertices = 0
+    /// The vertex before was skipped: the next one written begins a new subpath at the pen.
+    var moved = false
     var paths: [UInt8] = []
     /// The page's hover data: `[x,y,time,hacc,speed]` per vertex, x and y in grid units.
     var hover: [UInt8] = []
@@ -118,6 +152,7 @@ struct TraceDrawing {
         self.seg = seg
         open = true
         verticesInPath = 0
+        moved = false
         paths.append(contentsOf: "<path data-seg=\"".utf8)
         writeInteger(Int(seg), into: &paths)
         paths.append(UInt8(ascii: "\""))
@@ -135,7 +170,14 @@ struct TraceDrawing {
         } else {
             let dx = v.x - penX
             let dy = v.y - penY
-            if verticesInPath == 1 {
+            if moved {
+                paths.append(UInt8(ascii: "M"))
+                PathGrid.write(penX, into: &paths)
+                paths.append(UInt8(ascii: " "))
+                PathGrid.write(penY, into: &paths)
+                paths.append(UInt8(ascii: "l"))
+                moved = false
+            } else if verticesInPath == 1 {
                 paths.append(UInt8(ascii: "l"))
             } else if dx >= 0 {
                 paths.append(UInt8(ascii: " "))
@@ -172,11 +214,24 @@ struct TraceDrawing {
         }
     }
 
+    /// Moves the pen to `v` without drawing the segment to it (it is drawn already).
+    mutating func skip(_ v: ScreenSimplifier<VertexDetails>.Vertex) {
+        penX = v.x
+        penY = v.y
+        verticesInPath += 1
+        moved = true
+    }
+
     mutating func close(html: Bool) {
         if let v = simplifier.finish() { vertex(v, html: html) }
+        endPath()
+    }
+
+    mutating func endPath() {
         // A segment of one fix is a dot: a zero-length line with round caps.
         if verticesInPath == 1 { paths.append(contentsOf: "l0 0".utf8) }
         paths.append(contentsOf: "\"/>\n".utf8)
         open = false
+        moved = false
     }
 }

@@ -94,8 +94,7 @@ public struct FenceRuleTool: Tool {
 
     public mutating func run(inputs: [InputName], context: ToolContext) throws {
         let output = context.output
-        var traces: [String: TraceFences] = [:]
-        var untraced = TraceFences()
+        var traces = TraceStore(make: { _ in TraceFences() })
         var saidDefault = false
         var skippedNegative = 0
         let engine = self.engine
@@ -121,14 +120,9 @@ public struct FenceRuleTool: Tool {
             }
             let point = FixPoint(lat: fix.lat, lon: fix.lon, time: fix.time, speed: fix.speed, sigma: sigma)
             var reported: [(Int, Double, Double, Bool)] = []
-            let events: [FenceEvent]
             let collect: ((Int, Double, Double, Bool) -> Void)? =
                 traceOutput ? { reported.append(($0, $1, $2, $3)) } : nil
-            if let t = fix.trace {
-                events = engine.process(point, trace: &traces[t, default: TraceFences()], fences: collect)
-            } else {
-                events = engine.process(point, trace: &untraced, fences: collect)
-            }
+            let events = traces.withState(fix.trace) { engine.process(point, trace: &$0, fences: collect) }
             if traceOutput {
                 var member = Array("\"fences\":{".utf8)
                 for (k, (index, p, d, inside)) in reported.enumerated() {

@@ -98,10 +98,7 @@ public struct FixFilter: Tool {
 
     public mutating func run(inputs: [InputName], context: ToolContext) throws {
         let output = context.output
-        var states: [String: TraceFilterState] = [:]
-        var untraced = TraceFilterState()
-        var currentTrace: String?
-        var current = TraceFilterState()
+        var traces = TraceStore(make: { _ in TraceFilterState() })
         var counts = [RejectReason: Int]()
         var read = 0
         let rules = self.rules
@@ -157,21 +154,10 @@ public struct FixFilter: Tool {
         }
         try context.forEachFix(inputs) { fix, line, course, name, number in
             read += 1
-            let verdict: Verdict
-            if let trace = fix.trace {
-                // Streams carry one trace for long runs: keep its state at hand and touch the
-                // dictionary only when the trace changes (the decoder hands back the same
-                // string, so the comparison is cheap).
-                if trace != currentTrace {
-                    if let t = currentTrace { states[t] = current }
-                    current = states[trace] ?? TraceFilterState()
-                    currentTrace = trace
-                }
-                verdict = rules.judge(fix, state: &current)
-                watchAge(verdict, fix, &current, name, number)
-            } else {
-                verdict = rules.judge(fix, state: &untraced)
-                watchAge(verdict, fix, &untraced, name, number)
+            let verdict = traces.withState(fix.trace) { state in
+                let verdict = rules.judge(fix, state: &state)
+                watchAge(verdict, fix, &state, name, number)
+                return verdict
             }
             switch verdict {
             case .pass(let strip):

@@ -47,41 +47,18 @@ public struct FixStatsTool: Tool {
     }
 
     public mutating func run(inputs: [InputName], context: ToolContext) throws {
-        var stats: [String: TraceStats] = [:]
-        var order: [String?] = []  // traces in order of first appearance; nil for untraced fixes
-        var untraced = TraceStats(settings: settings)
-        var currentTrace: String?
-        var current = TraceStats(settings: settings)
         let settings = self.settings
+        var traces = TraceStore(make: { _ in TraceStats(settings: settings) })
         let only = self.only
         try context.forEachFix(inputs) { fix, _, _, _ in
             if let only, fix.trace != only { return }
-            guard let trace = fix.trace else {
-                if untraced.fixes == 0 { order.append(nil) }
-                untraced.add(fix)
-                return
-            }
-            // Streams carry one trace for long runs: touch the dictionary only when it changes.
-            if trace != currentTrace {
-                if let t = currentTrace { stats[t] = current }
-                if let known = stats[trace] {
-                    current = known
-                } else {
-                    current = TraceStats(settings: settings)
-                    order.append(trace)
-                }
-                currentTrace = trace
-            }
-            current.add(fix)
+            traces.withState(fix.trace) { $0.add(fix) }
         }
-        if let t = currentTrace { stats[t] = current }
         let total = self.total
         try context.output.document(StatsLines()) { out in
             var sum = StatsRecord()
-            for trace in order {
-                let s: TraceStats?
-                if let trace { s = stats[trace] } else { s = untraced }
-                guard let s else { continue }
+            // In order of first appearance, the fixes without a trace among them.
+            try traces.forEach { trace, s in
                 let record = StatsRecord(s)
                 try out.write((record, trace.map { .name($0) } ?? .none))
                 sum.add(record)

@@ -51,9 +51,11 @@ public struct VisitsTool: Tool {
 
     public mutating func run(inputs: [InputName], context: ToolContext) throws {
         let output = context.output
-        var detectors: [String: StayDetector] = [:]
-        var order: [String] = []  // traces in order of first appearance, for the end
-        var untraced = StayDetector(settings: settings, trace: nil)
+        let settings = self.settings
+        // A trace with no fix for --max-gap while the input goes on is retired to the visits
+        // it will still write (StayDetector.retire): memory per quiet trace stays small.
+        var traces = TraceStore(
+            make: { StayDetector(settings: settings, trace: $0) }, idleDeadline: { $0.idleDeadline })
         var untimed = 0
         var invalid = 0
         var saidDefault = false
@@ -61,8 +63,6 @@ public struct VisitsTool: Tool {
         var visits = output.open(VisitWriter(geoJSON: geoJSON))
         defer { visits.close() }
         let emit: (Visit) throws -> Void = { visit in try visits.write(visit) }
-        var currentTrace: String?
-        var current = StayDetector(settings: settings, trace: nil)
         // A fix older than the last of its trace cannot be placed in a stay: it is skipped, the
         // first one reported with its line, the rest counted (reversed or shuffled input).
         var backwards = 0
@@ -97,29 +97,21 @@ public struct VisitsTool: Tool {
                 saidDefault = true
                 context.diagnostics.note(DefaultHacc.note(settings.defaultHacc))
             }
-            if let t = fix.trace {
-                // Streams carry one trace for long runs: keep its detector at hand and touch the
-                // dictionary only when the trace changes (the decoder hands back the same string).
-                if t != currentTrace {
-                    if let c = currentTrace { detectors[c] = current }
-                    if let d = detectors.removeValue(forKey: t) {
-                        current = d
-                    } else {
-                        current = StayDetector(settings: settings, trace: t)
-                        order.append(t)
-                    }
-                    currentTrace = t
-                }
-                if try goesBack(current, fix, time, name, number) { return }
-                try current.add(lat: fix.lat, lon: fix.lon, hacc: hacc, time: time, emit: emit)
-            } else {
-                if try goesBack(untraced, fix, time, name, number) { return }
-                try untraced.add(lat: fix.lat, lon: fix.lon, hacc: hacc, time: time, emit: emit)
+            let previous: Timestamp? = try traces.withState(fix.trace) { detector in
+                if try goesBack(detector, fix, time, name, number) { return nil }
+                let previous = detector.lastTime
+                try detector.add(lat: fix.lat, lon: fix.lon, hacc: hacc, time: time, emit: emit)
+                return previous
             }
+            // The clock that retires quiet traces: the fix before this one on its trace, so
+            // that two fixes in a row must be past a trace's deadline (one stray time cannot).
+            if let previous { traces.shrinkIdle(clock: previous.seconds) { $0.retire() } }
         }
-        if let c = currentTrace { detectors[c] = current }
-        try untraced.finish(emit: emit)
-        for t in order { try detectors[t]?.finish(emit: emit) }
+        // The fixes without a trace first, then the traces in order of first appearance.
+        if var untraced = traces.state(nil) { try untraced.finish(emit: emit) }
+        try traces.forEach { trace, detector in
+            if trace != nil { try detector.finish(emit: emit) }
+        }
         visits.close()
         if untimed > 0 || invalid > 0 || backwards > 1 { try output.flush() }
         if backwards > 1, let first = firstBackwards {

@@ -52,7 +52,8 @@ public struct StaySettings: Sendable {
 /// A visit that ended by the exit rule is held, not handed over, until a fix comes `minStay`
 /// after its departure: if the user is back within `radius` plus the fix's hacc of its centre
 /// before that, the stay goes on (the fixes in between are an excursion, as a shorter one
-/// is) and back-to-back visits become one. Memory: at most two stays' summaries.
+/// is) and back-to-back visits become one. Memory: at most two stays' summaries, or, once
+/// `retire()`d, the few visits still to write.
 public struct StayDetector {
     let settings: StaySettings
     let trace: String?
@@ -68,6 +69,16 @@ public struct StayDetector {
     private var seenAny = false
     /// The time of the last fix added, which the next must not precede.
     public private(set) var lastTime: Timestamp?
+    /// Set by `retire()`: the visits still to come, and nothing else.
+    private var retired: Retired?
+
+    /// A detector whose trace has gone quiet, shrunk to what it will still write (`retire()`).
+    private struct Retired {
+        /// Written when a fix comes again: ended by the gap before that fix.
+        var onReturn: [Visit]
+        /// Written by `finish()` when none does: open at the end of the trace.
+        var atEnd: [Visit]
+    }
 
     /// A visit over by the exit rule, kept while the user may still come back to it.
     private struct Held {
@@ -98,6 +109,14 @@ public struct StayDetector {
     {
         let p = StayPoint(lat: lat, lon: lon, hacc: max(0, hacc ?? settings.defaultHacc), time: time)
         defer { lastTime = time }
+        if let r = retired {
+            // What a gap longer than max-gap does (see `retire()`): the held visit and the stay
+            // end at their last fixes, and this fix begins a stay.
+            retired = nil
+            for v in r.onReturn { try emit(v) }
+            begin([p], atTraceStart: false)
+            return
+        }
         if let h = held {
             let gap = lastTime.map { time.seconds - $0.seconds } ?? 0
             if p.time.seconds - h.departure >= settings.minStay || gap > settings.maxGap {
@@ -162,14 +181,57 @@ public struct StayDetector {
     /// The end of the trace: the stay in progress is a visit whose departure is unknown, unless
     /// the last fixes already show the user leaving.
     public mutating func finish(emit: (Visit) throws -> Void) rethrows {
-        let leaving =
-            !outside.isEmpty && outside.count >= settings.exitFixes
-            && (outside.last?.time.seconds ?? 0) - (outside.first?.time.seconds ?? 0) >= settings.exitSpan
+        if let r = retired {
+            retired = nil
+            for v in r.atEnd { try emit(v) }
+            return
+        }
+        let leaving = self.leaving
         if let h = held {
             held = nil
             try emit(h.visit)
         }
         try close(departed: leaving, hold: false, emit: emit)
+    }
+
+    /// Whether the last fixes already show the user leaving: the exit rule's fixes outside.
+    private var leaving: Bool {
+        guard let first = outside.first, let last = outside.last else { return false }
+        return outside.count >= settings.exitFixes && last.time.seconds - first.time.seconds >= settings.exitSpan
+    }
+
+    /// The time past which the trace may be retired if it has no fix: `maxGap` after its last
+    /// fix, when a fix that comes later than that ends the stay whatever the state holds (nil:
+    /// no fix yet, or retired already).
+    public var idleDeadline: Double? {
+        guard retired == nil, let t = lastTime else { return nil }
+        return t.seconds + settings.maxGap
+    }
+
+    /// Shrinks the detector of a trace that has gone quiet to the visits it will still write,
+    /// in memory that does not depend on its stay: the held visit and the stay in progress, both
+    /// as a fix after a gap longer than `maxGap` ends them (`onReturn`), and as the end of the
+    /// trace does (`atEnd`). The next fix, if one comes, is taken as coming after such a gap:
+    /// exactly what `add` does when it does; one that comes sooner (visits(1), "Traces out of
+    /// step") begins a new stay all the same.
+    public mutating func retire() {
+        guard retired == nil, seenAny else { return }
+        var onReturn: [Visit] = []
+        var atEnd: [Visit] = []
+        if let h = held {
+            onReturn.append(h.visit)
+            atEnd.append(h.visit)
+        }
+        if let v = closingVisit(departed: true) { onReturn.append(v) }
+        if let v = closingVisit(departed: leaving) { atEnd.append(v) }
+        held = nil
+        stay = StaySummary()
+        fit = DriftFit()
+        returning = []
+        outside = []
+        centre = nil
+        centredAt = 0
+        retired = Retired(onReturn: onReturn, atEnd: atEnd)
     }
 
     private mutating func include(_ p: StayPoint) {
@@ -207,20 +269,27 @@ public struct StayDetector {
             outside = []
             centre = nil
         }
+        guard let visit = closingVisit(departed: departed) else { return }
+        guard hold else { return try emit(visit) }
+        guard let last = stay.last else { return }
+        returning = []
+        held = Held(
+            stay: stay, fit: fit, centre: (visit.lat, visit.lon), centredAt: stay.count,
+            beganAtTraceStart: beganAtTraceStart,
+            visit: visit, departure: last.time.seconds)
+    }
+
+    /// The visit the stay in progress is if it ends now, if it is one.
+    private func closingVisit(departed: Bool) -> Visit? {
         guard let first = stay.first, let last = stay.last, last.time.seconds - first.time.seconds >= settings.minStay,
             fit.movement(radius: settings.radius) < settings.maxMovement
         else {
-            return
+            return nil
         }
-        guard let c = stay.centre() else { return }
+        guard let c = stay.centre() else { return nil }
         let spread = stay.spread(around: c)
-        let visit = Visit(
+        return Visit(
             lat: c.lat, lon: c.lon, hacc: spread, arrival: beganAtTraceStart ? nil : first.time,
             departure: departed ? last.time : nil, fixes: stay.count, trace: trace)
-        guard hold else { return try emit(visit) }
-        returning = []
-        held = Held(
-            stay: stay, fit: fit, centre: c, centredAt: stay.count, beganAtTraceStart: beganAtTraceStart,
-            visit: visit, departure: last.time.seconds)
     }
 }

@@ -1,0 +1,196 @@
+import Foundation
+import Testing
+
+@testable import FixKit
+
+/// The per-trace store the stateful tools share, checked against a dictionary keyed by the
+/// names' bytes (the independent model), and what it allows: visits retiring a quiet trace's
+/// stay with the same visits as keeping it, and fixplot's bounded picture.
+@Suite("TraceStore")
+struct TraceStoreTests {
+    /// Names that stress the keying: the empty name, one byte, NFC and NFD spellings of one
+    /// text (equal as `String`s, different bytes), Latin-1 bytes (ByteText stand-ins), names
+    /// that share prefixes, and enough of them to grow the table several times.
+    static let names: [String?] = {
+        var n: [String?] = [nil, "", "a", "caf\u{E9}", "cafe\u{301}", "day-00001", "day-00001 ", "day-0000"]
+        for latin1 in [[0x72, 0xE9, 0x64, 0x65], [0x72, 0xE8, 0x64, 0x65]] as [[UInt8]] {
+            n.append(latin1.withUnsafeBufferPointer { ByteText.decode($0) })
+        }
+        for k in 0..<300 { n.append("trace-\(k)") }
+        return n
+    }()
+
+    @Test("Counts per name, and the order of first appearance, match a dictionary keyed by bytes")
+    func matchesDictionaryOfBytes() {
+        #expect(TraceStoreTests.names[3] == TraceStoreTests.names[4], "NFC and NFD are one String")
+        var g = FixGenerator(seed: 15)
+        for round in 0..<20 {
+            var store = TraceStore(make: { (_: String?) in 0 })
+            var model: [[UInt8]?: Int] = [:]
+            var order: [[UInt8]?] = []
+            // Runs of one trace (as streams carry), and switches at random.
+            var k = 0
+            for _ in 0..<(round == 0 ? 50 : 3000) {
+                if g.unit() < 0.3 { k = Int(g.unit() * Double(TraceStoreTests.names.count)) }
+                let name = TraceStoreTests.names[k]
+                let key = name.map { Array($0.utf8) }
+                if model[key] == nil { order.append(key) }
+                model[key, default: 0] += 1
+                store.withState(name) { $0 += 1 }
+            }
+            #expect(store.count == model.count)
+            var seen: [[UInt8]?] = []
+            store.forEach { name, count in
+                let key = name.map { Array($0.utf8) }
+                seen.append(key)
+                #expect(model[key] == count, "\(String(describing: name))")
+            }
+            #expect(seen == order)
+            for name in TraceStoreTests.names {
+                #expect(store.state(name) == model[name.map { Array($0.utf8) }])
+            }
+        }
+    }
+
+    @Test("Idle traces: a state is handed to shrink once the clock passes its deadline, and not while it is current")
+    func idle() {
+        // A state is its last time; the deadline is 10 s after it.
+        var store = TraceStore(make: { (_: String?) in -1.0 }, idleDeadline: { $0 < 0 ? nil : $0 + 10 })
+        var shrunk: [Double] = []
+        func fix(_ trace: String, _ t: Double) {
+            store.withState(trace) { $0 = t }
+            store.shrinkIdle(clock: t) { state in
+                shrunk.append(state)
+                state = -1
+            }
+        }
+        fix("a", 0)
+        fix("a", 5)
+        fix("b", 6)  // a queued, deadline 15
+        fix("b", 15)
+        #expect(shrunk.isEmpty)
+        fix("b", 15.5)
+        #expect(shrunk == [5])
+        fix("c", 100)  // b queued at 25.5: due at once, once c's clock passes it
+        fix("c", 101)
+        #expect(shrunk == [5, 15.5])
+        // A trace that comes back is queued anew when left, with its new deadline.
+        fix("a", 102)
+        fix("c", 103)
+        fix("c", 112)
+        #expect(shrunk == [5, 15.5])
+        fix("c", 112.5)
+        #expect(shrunk == [5, 15.5, 102])
+        // The current trace is never shrunk, however late the clock.
+        store.shrinkIdle(clock: 1e9) { shrunk.append($0) }
+        #expect(shrunk == [5, 15.5, 102])
+    }
+
+    // MARK: - visits: retiring a quiet trace
+
+    /// A random single-trace log of stays and moves: fixes every 1-90 s, stays of 0-3 hours at
+    /// places 0-2 km apart, some gaps longer than max-gap.
+    static func log(seed: UInt64) -> [(lat: Double, lon: Double, hacc: Double, t: Double)] {
+        var g = FixGenerator(seed: seed)
+        var out: [(Double, Double, Double, Double)] = []
+        var t = 1_772_352_000.0
+        var place = (51.5, -0.12)
+        for _ in 0..<Int(2 + g.unit() * 5) {
+            let stay = g.unit() * 3 * 3600
+            let end = t + stay
+            while t < end {
+                let d = 1e-4 * (g.unit() - 0.5)
+                out.append((place.0 + d, place.1 + d, 10 + g.unit() * 40, t))
+                t += 1 + g.unit() * 89
+            }
+            if g.unit() < 0.3 { t += 3600 + g.unit() * 7200 }
+            let steps = Int(g.unit() * 600)
+            let (dlat, dlon) = ((g.unit() - 0.5) * 2e-5, (g.unit() - 0.5) * 2e-5)
+            for _ in 0..<steps {
+                place = (place.0 + dlat, place.1 + dlon)
+                out.append((place.0, place.1, 5, t))
+                t += 1
+            }
+        }
+        return out
+    }
+
+    @Test(
+        "StayDetector.retire then the end, or then a fix after a longer gap than max-gap, writes exactly what keeping the stay does",
+        arguments: 0..<40)
+    func retireIsExact(seed: Int) {
+        let fixes = TraceStoreTests.log(seed: UInt64(seed) + 100)
+        let settings = StaySettings()
+        // Cut somewhere, and go on after a gap just over max-gap (or not at all).
+        var g = FixGenerator(seed: UInt64(seed))
+        let cut = max(1, Int(g.unit() * Double(fixes.count)))
+        for goesOn in [false, true] {
+            var kept = StayDetector(settings: settings, trace: "t")
+            var retired = StayDetector(settings: settings, trace: "t")
+            var a: [Visit] = []
+            var b: [Visit] = []
+            for f in fixes[..<cut] {
+                let time = Timestamp(seconds: f.t)
+                kept.add(lat: f.lat, lon: f.lon, hacc: f.hacc, time: time) { a.append($0) }
+                retired.add(lat: f.lat, lon: f.lon, hacc: f.hacc, time: time) { b.append($0) }
+            }
+            let deadline = retired.idleDeadline
+            #expect(deadline == Timestamp(seconds: fixes[cut - 1].t).seconds + settings.maxGap)
+            retired.retire()
+            #expect(retired.idleDeadline == nil)
+            if goesOn {
+                let shift = settings.maxGap + 1 + (fixes[cut - 1].t - fixes[0].t)
+                for f in fixes {
+                    let time = Timestamp(seconds: f.t + shift)
+                    kept.add(lat: f.lat, lon: f.lon, hacc: f.hacc, time: time) { a.append($0) }
+                    retired.add(lat: f.lat, lon: f.lon, hacc: f.hacc, time: time) { b.append($0) }
+                }
+            }
+            kept.finish { a.append($0) }
+            retired.finish { b.append($0) }
+            #expect(a == b, "seed \(seed), cut \(cut) of \(fixes.count), goes on: \(goesOn)")
+        }
+    }
+
+    /// Days one after another, a trace each, every day ending inside a stay (the soak's
+    /// shape): the output is what each day gives alone, the open stays last in day order.
+    @Test("visits on traces one after another: each trace's visits are those it gives alone")
+    func visitsDaysInTurn() throws {
+        var lines: [String] = []
+        var alone: [[String]] = []
+        var t = 1_772_352_000.0
+        var g = FixGenerator(seed: 9)
+        for day in 0..<6 {
+            var own: [String] = []
+            for hour in 0..<5 {
+                // 20 minutes' walk out and back, then 20 minutes standing (the last hour ends so).
+                for k in 0..<3600 where k % 5 == 0 || hour == 4 {
+                    let d = k < 2400 ? 1.4 * Double(k < 1200 ? k : 2400 - k) : 0
+                    let j = k >= 2400 ? 3 * (g.unit() - 0.5) : 0
+                    let (lat, lon) = VisitsTests.offset(45.75, 4.85, east: d * 0.7 + j, north: d * 0.7 + j)
+                    own.append(VisitsTests.fix(t + Double(k), lat, lon, hacc: 8, trace: "day-\(day)"))
+                }
+                t += 3600
+            }
+            lines += own
+            alone.append(own)
+        }
+        let (_, found) = try VisitsTests.runVisits(lines)
+        var open: [VisitsTests.Found] = []
+        for (day, own) in alone.enumerated() {
+            let (_, expected) = try VisitsTests.runVisits(own)
+            let got = found.filter { $0.trace == "day-\(day)" }
+            try #require(got.count == expected.count && !got.isEmpty, "day \(day)")
+            for (x, y) in zip(got, expected) {
+                #expect(x.lat == y.lat && x.lon == y.lon && x.hacc == y.hacc && x.fixes == y.fixes)
+                #expect(x.arrival == y.arrival && x.departure == y.departure)
+            }
+            #expect(got.last?.departure == nil, "each day ends inside a stay")
+            if let last = got.last { open.append(last) }
+        }
+        // The open stays are written at the end, in the order the traces first appeared.
+        let tail = found.suffix(open.count)
+        #expect(tail.map(\.trace) == open.map(\.trace))
+        #expect(tail.allSatisfy { $0.departure == nil })
+    }
+}
