@@ -61,8 +61,9 @@ struct StaySummaryTests {
         for n in [StaySummary.exactLimit, 100_000] {
             let ps = Array(points.prefix(n))
             let ws = Self.weights(ps)
-            let summary = StaySummary(ps)
-            let centre = try #require(summary.centre())
+            var summary = StaySummary(ps)
+            let computed = summary.centre()
+            let centre = try #require(computed)
             let exactLat = Self.exactQuantile(ps.map(\.lat), ws, 0.5)
             // Longitudes about the first fix, as the stay takes them (across the antimeridian).
             let rel = ps.map { p -> Double in

@@ -252,7 +252,10 @@ public struct StayDetector {
     }
 
     /// Recomputes the centre for every new fix while the stay is young, then after every
-    /// sixteenth growth: O(n) over a stay rather than O(n²) (each centre is a selection).
+    /// sixteenth growth. While the stay is short a centre costs a few heap steps; past
+    /// `StaySummary.exactLimit` it is a selection over the summary's bins, so the schedule keeps
+    /// a long stay O(n) rather than O(n²). The schedule decides which fixes are measured
+    /// against which centre, so it is part of what visits outputs.
     private mutating func recentreIfDue() {
         guard !stay.isEmpty else { return }
         if centre == nil || stay.count <= 32 || stay.count - centredAt >= max(1, centredAt / 16) {

@@ -2,7 +2,8 @@
 /// not grow with the stay's length.
 ///
 /// Up to `exactLimit` fixes (18 hours at 1 Hz) every fix is kept and the centre and the spread
-/// are exact. Past that the fixes go into bounded summaries, each fix with the weight it has
+/// are exact: the centre from running medians (`RunningMedian`, exact sums of weights held as
+/// whole units), kept as the fixes come, the spread by a selection when the stay ends. Past that the fixes go into bounded summaries, each fix with the weight it has
 /// when its successor arrives (`weight`): the latitudes and the longitudes into `WeightedBins`
 /// of 1e-7° (1.1 cm; each median is within one bin width of the exact one, and the width
 /// doubles only when more than `binCapacity` bins are needed, a stay's fixes spread over
@@ -19,13 +20,13 @@ struct StaySummary {
 
     /// Every fix while the stay is short; afterwards only the last one.
     private var points: [Point] = []
-    /// While the stay is short: each fix's latitude and longitude (about the first fix's) with
-    /// its weight, the last one's provisional (no successor yet), kept as the fixes come so
-    /// that a centre costs a selection and no more; and the sum of the final weights, in the
-    /// fixes' order.
-    private var lats: [WeightedMedian.Item] = []
-    private var lons: [WeightedMedian.Item] = []
-    private var finalWeight = 0.0
+    /// While the stay is short: each fix's weight (the last one's provisional: no successor
+    /// yet), and the running medians of the latitudes and of the longitudes (about the first
+    /// fix's) of every fix but the last, with their final weights, so that a centre costs a few
+    /// heap steps and no more.
+    private var weights: [Double] = []
+    private var latMedian = RunningMedian()
+    private var lonMedian = RunningMedian()
     private(set) var count = 0
     private(set) var first: Point?
     private var summary: Summary?
@@ -65,14 +66,13 @@ struct StaySummary {
                 // The previous fix's weight is final now that its successor is known.
                 let w = Self.weight(
                     previous, before: points.count >= 2 ? points[points.count - 2].time : nil, after: p.time)
-                lats[lats.count - 1].weight = w
-                lons[lons.count - 1].weight = w
-                finalWeight += w
+                weights[weights.count - 1] = w
+                let units = RunningMedian.quantize(w)
+                latMedian.insert(previous.lat, weight: units)
+                lonMedian.insert(relativeLon(previous.lon), weight: units)
             }
             points.append(p)
-            let w = Self.weight(p, before: previous?.time, after: nil)
-            lats.append(WeightedMedian.Item(value: p.lat, weight: w))
-            lons.append(WeightedMedian.Item(value: relativeLon(p.lon), weight: w))
+            weights.append(Self.weight(p, before: previous?.time, after: nil))
             if points.count > Self.exactLimit { summarize() }
             return
         }
@@ -93,15 +93,16 @@ struct StaySummary {
     private mutating func summarize() {
         var s = Summary()
         for i in 0..<(points.count - 1) {
-            let (lat, lon, w) = (lats[i].value, lons[i].value, lats[i].weight)
+            let (lat, lon, w) = (points[i].lat, relativeLon(points[i].lon), weights[i])
             s.lats.add(lat, weight: w)
             s.lons.add(lon, weight: w)
             s.cells.add(lat: lat, lon: lon, weight: w)
         }
         s.beforeLast = points.count >= 2 ? points[points.count - 2].time : nil
         points = Array(points.suffix(1))
-        lats = []
-        lons = []
+        weights = []
+        latMedian = RunningMedian()
+        lonMedian = RunningMedian()
         summary = s
     }
 
@@ -117,8 +118,9 @@ struct StaySummary {
         return max(share, 0.5) / (h * h)
     }
 
-    /// The weighted median of the latitudes and of the longitudes.
-    func centre() -> (lat: Double, lon: Double)? {
+    /// The weighted median of the latitudes and of the longitudes. Mutating only in that the
+    /// running medians walk their heaps and put back what they took.
+    mutating func centre() -> (lat: Double, lon: Double)? {
         guard let first else { return nil }
         var lat: Double?
         var lon: Double?
@@ -132,10 +134,10 @@ struct StaySummary {
             values.append(relativeLon(last.lon))
             weights.append(w)
             lon = WeightedMedian.of(values, weights: weights)
-        } else {
-            let total = finalWeight + (lats.last?.weight ?? 0)
-            lat = WeightedMedian.quantile(lats, total: total, 0.5)
-            lon = WeightedMedian.quantile(lons, total: total, 0.5)
+        } else if let last = points.last, let w = weights.last {
+            let units = RunningMedian.quantize(w)
+            lat = latMedian.median(with: last.lat, weight: units)
+            lon = lonMedian.median(with: relativeLon(last.lon), weight: units)
         }
         guard let lat, let lon else { return nil }
         var l = first.lon + lon
@@ -153,7 +155,7 @@ struct StaySummary {
             distances.append(Geodesy.distance(lat1: c.lat, lon1: c.lon, lat2: last.lat, lon2: last.lon))
             weights.append(Self.weight(last, before: s.beforeLast, after: nil))
         } else {
-            weights = lats.map(\.weight)
+            weights = self.weights
             distances = points.map { Geodesy.distance(lat1: c.lat, lon1: c.lon, lat2: $0.lat, lon2: $0.lon) }
         }
         return WeightedMedian.quantile(distances, weights: weights, 0.68) ?? 0

@@ -24,15 +24,6 @@ enum WeightedMedian {
         return items.withUnsafeMutableBufferPointer { select($0, target: target) }
     }
 
-    /// `quantile` of `items` (values with their weights) whose weights sum to `total`, on a
-    /// scratch copy: the caller's array keeps its order.
-    static func quantile(_ items: [Item], total: Double, _ q: Double) -> Double? {
-        guard !items.isEmpty else { return nil }
-        var scratch = items
-        // SAFETY: the scratch copy's storage, lent to `select` for the closure only.
-        return scratch.withUnsafeMutableBufferPointer { select($0, target: total * q) }
-    }
-
     struct Item {
         var value: Double
         var weight: Double

@@ -1,0 +1,178 @@
+/// The weighted median of a growing set of values, kept up to date as each value arrives, so
+/// that a stay's centre costs O(log n) a fix instead of a selection over the whole stay each
+/// time it is recomputed.
+///
+/// The median is the smallest value at which the cumulative weight, in increasing order of the
+/// values, reaches half the total (`WeightedMedian`'s definition). Weights are held as whole
+/// units of 2⁻⁴⁰ (`quantize`), so every sum is exact and a tie (the cumulative weight exactly
+/// half the total, as when n equal weights meet at n/2) always gives the smaller middle value,
+/// whatever the order the values came in. Summed as doubles, a tie would go either way on the
+/// rounding of the sums.
+///
+/// Two heaps hold the values: `lower` the smallest ones (its top is the largest of them, the
+/// median) and `upper` the rest, with every value of `lower` at most every value of `upper`.
+/// After each insertion the top of `lower` is moved up, or the top of `upper` down, until
+/// `lower` holds at least half the weight and would hold less than half without its top.
+struct RunningMedian {
+    /// Keys are the values negated (exactly), so that its smallest key is the largest value.
+    private var lower = WeightHeap()
+    private var upper = WeightHeap()
+    private var lowerWeight: UInt64 = 0
+    private(set) var total: UInt64 = 0
+    /// Items taken off a heap while a median with an extra value is looked for, put back after.
+    private var taken: [WeightHeap.Item] = []
+
+    var isEmpty: Bool { total == 0 }
+
+    /// A weight in whole units of 2⁻⁴⁰, at least one unit and at most 2⁴⁰ (a weight of 1), so
+    /// that 2⁴ million values never overflow twice their total. visits' weights are at most
+    /// 60 s / (30 m)², 0.067; the smallest, 0.5 s over a hacc of a hundred kilometres, is 55 units.
+    static func quantize(_ weight: Double) -> UInt64 {
+        let units = (weight * 0x1p40).rounded()
+        guard units >= 1 else { return 1 }  // NaN included
+        return units >= 0x1p40 ? 1 << 40 : UInt64(units)
+    }
+
+    mutating func insert(_ value: Double, weight: UInt64) {
+        total += weight
+        if let top = lower.top, value > -top.key {
+            upper.push(value, weight)
+        } else {
+            lower.push(-value, weight)
+            lowerWeight += weight
+        }
+        while let top = lower.top, 2 * (lowerWeight - top.weight) >= total {
+            lower.pop()
+            lowerWeight -= top.weight
+            upper.push(-top.key, top.weight)
+        }
+        while 2 * lowerWeight < total, let top = upper.top {
+            upper.pop()
+            lowerWeight += top.weight
+            lower.push(-top.key, top.weight)
+        }
+    }
+
+    /// The median of the values inserted so far. Nil when there are none.
+    var median: Double? { lower.top.map { -$0.key } }
+
+    /// The median of the values inserted so far and one more, `value` with `weight`, which is
+    /// not kept (the last fix of a stay, whose weight waits for its successor). The answer is
+    /// the median or a value near it: the walk from the median takes off the heaps only the
+    /// values between the two, and puts them back.
+    mutating func median(with value: Double, weight: UInt64) -> Double {
+        guard let top = lower.top else { return value }
+        let m = -top.key
+        let target = total + weight  // compared with twice a cumulative weight
+        // The usual case, decided without touching the heaps: the median holds.
+        if value <= m, lower.topIsUnique {
+            // Without the median's own weight (and the extra value's, if equal), the lower part and
+            // the extra value fall short of half: the median stays.
+            let rest = lowerWeight - top.weight + (value == m ? 0 : weight)
+            if 2 * rest < target { return m }
+        } else if value > m, upper.top.map({ $0.key != m }) ?? true {
+            if 2 * lowerWeight >= target { return m }
+        }
+        taken.removeAll(keepingCapacity: true)
+        var answer = m
+        if value <= m {
+            // The extra value lies in the lower part: the median can only go down. `remaining` is
+            // the weight of the lower part and the extra value at or below the answer's value.
+            var remaining = lowerWeight + weight
+            var extraPending = true
+            while true {
+                while let t = lower.top, -t.key == answer {
+                    lower.pop()
+                    taken.append(t)
+                    remaining -= t.weight
+                }
+                if extraPending, value == answer {
+                    remaining -= weight
+                    extraPending = false
+                }
+                // The largest value below `answer` and the weight at or below it.
+                var next = lower.top.map { -$0.key }
+                if extraPending, next.map({ value > $0 }) ?? true { next = value }
+                guard let n = next, 2 * remaining >= target else { break }
+                answer = n
+            }
+            for t in taken { lower.push(t.key, t.weight) }
+        } else {
+            // Above the median: the median can only go up. `below` is the weight at or below the
+            // answer's value, the values of `upper` equal to it included.
+            var below = lowerWeight
+            while let t = upper.top, t.key == answer {
+                upper.pop()
+                taken.append(t)
+                below += t.weight
+            }
+            var extraPending = true
+            while 2 * below < target {
+                var next = upper.top?.key
+                if extraPending, next.map({ value < $0 }) ?? true { next = value }
+                guard let n = next else { break }  // not reached: all the weight is at least the target
+                answer = n
+                while let t = upper.top, t.key == n {
+                    upper.pop()
+                    taken.append(t)
+                    below += t.weight
+                }
+                if extraPending, value == n {
+                    below += weight
+                    extraPending = false
+                }
+            }
+            for t in taken { upper.push(t.key, t.weight) }
+        }
+        return answer
+    }
+}
+
+/// A binary min-heap of keys with weights.
+struct WeightHeap {
+    struct Item {
+        var key: Double
+        var weight: UInt64
+    }
+
+    private var items: [Item] = []
+
+    var top: Item? { items.first }
+    var count: Int { items.count }
+
+    /// Whether no other item has the top's key (both of the root's children have larger keys).
+    var topIsUnique: Bool {
+        guard let root = items.first else { return true }
+        return (items.count < 2 || items[1].key > root.key) && (items.count < 3 || items[2].key > root.key)
+    }
+
+    mutating func push(_ key: Double, _ weight: UInt64) {
+        items.append(Item(key: key, weight: weight))
+        var i = items.count - 1
+        let item = items[i]
+        while i > 0 {
+            let parent = (i - 1) / 2
+            guard item.key < items[parent].key else { break }
+            items[i] = items[parent]
+            i = parent
+        }
+        items[i] = item
+    }
+
+    mutating func pop() {
+        guard let last = items.popLast(), !items.isEmpty else { return }
+        // Sift the last item down from the root.
+        var i = 0
+        let n = items.count
+        while true {
+            let left = 2 * i + 1
+            guard left < n else { break }
+            let right = left + 1
+            let child = right < n && items[right].key < items[left].key ? right : left
+            guard items[child].key < last.key else { break }
+            items[i] = items[child]
+            i = child
+        }
+        items[i] = last
+    }
+}
