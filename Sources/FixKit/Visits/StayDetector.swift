@@ -289,8 +289,11 @@ public struct StayDetector {
         else {
             return nil
         }
-        guard let c = stay.centre() else { return nil }
-        let spread = stay.spread(around: c)
+        // A copy: the centre's running medians walk their heaps (and put back what they took),
+        // and this is asked without changing the stay (`retire` asks it twice).
+        var summary = stay
+        guard let c = summary.centre() else { return nil }
+        let spread = summary.spread(around: c)
         return Visit(
             lat: c.lat, lon: c.lon, hacc: spread, arrival: beganAtTraceStart ? nil : first.time,
             departure: departed ? last.time : nil, fixes: stay.count, trace: trace)
