@@ -103,9 +103,11 @@ public struct VisitsTool: Tool {
                 try detector.add(lat: fix.lat, lon: fix.lon, hacc: hacc, time: time, emit: emit)
                 return previous
             }
-            // The clock that retires quiet traces: the fix before this one on its trace, so
-            // that two fixes in a row must be past a trace's deadline (one stray time cannot).
-            if let previous { traces.shrinkIdle(clock: previous.seconds) { $0.retire() } }
+            // Quiet traces are not retired (`StayDetector.retire`, `TraceStore.shrinkIdle`): on a
+            // stream whose traces are not in time order across each other (files concatenated)
+            // it changed a trace's visits against the trace alone (PartitionTests); held back
+            // until it keeps them identical.
+            _ = previous
         }
         // The fixes without a trace first, then the traces in order of first appearance.
         if var untraced = traces.state(nil) { try untraced.finish(emit: emit) }
