@@ -4,8 +4,8 @@ import Testing
 @testable import FixKit
 
 /// The per-trace store the stateful tools share, checked against a dictionary keyed by the
-/// names' bytes (the independent model), and what it allows: visits retiring a quiet trace's
-/// stay with the same visits as keeping it, and fixplot's bounded picture.
+/// names' bytes (the independent model), and what it allows: visits parking a quiet trace's
+/// stays with the same visits as keeping them, and fixplot's bounded picture.
 @Suite("TraceStore")
 struct TraceStoreTests {
     /// Names that stress the keying: the empty name, one byte, NFC and NFD spellings of one
@@ -86,7 +86,7 @@ struct TraceStoreTests {
         #expect(shrunk == [5, 15.5, 102])
     }
 
-    // MARK: - visits: retiring a quiet trace
+    // MARK: - visits: parking a quiet trace
 
     /// A random single-trace log of stays and moves: fixes every 1-90 s, stays of 0-3 hours at
     /// places 0-2 km apart, some gaps longer than max-gap.
@@ -116,40 +116,72 @@ struct TraceStoreTests {
     }
 
     @Test(
-        "StayDetector.retire then the end, or then a fix after a longer gap than max-gap, writes exactly what keeping the stay does",
+        "StayDetector parked and woken anywhere, any number of times, writes exactly what it writes unparked",
         arguments: 0..<40)
-    func retireIsExact(seed: Int) {
+    func parkingIsExact(seed: Int) throws {
         let fixes = TraceStoreTests.log(seed: UInt64(seed) + 100)
         let settings = StaySettings()
-        // Cut somewhere, and go on after a gap just over max-gap (or not at all).
+        let spool = StaySpool()
         var g = FixGenerator(seed: UInt64(seed))
-        let cut = max(1, Int(g.unit() * Double(fixes.count)))
-        for goesOn in [false, true] {
-            var kept = StayDetector(settings: settings, trace: "t")
-            var retired = StayDetector(settings: settings, trace: "t")
-            var a: [Visit] = []
-            var b: [Visit] = []
-            for f in fixes[..<cut] {
-                let time = Timestamp(seconds: f.t)
-                kept.add(lat: f.lat, lon: f.lon, hacc: f.hacc, time: time) { a.append($0) }
-                retired.add(lat: f.lat, lon: f.lon, hacc: f.hacc, time: time) { b.append($0) }
+        var kept = StayDetector(settings: settings, trace: "t")
+        var parked = StayDetector(settings: settings, trace: "t")
+        var a: [Visit] = []
+        var b: [Visit] = []
+        var parks = 0
+        var largest = 0
+        for f in fixes {
+            let time = Timestamp(seconds: f.t)
+            kept.add(lat: f.lat, lon: f.lon, hacc: f.hacc, time: time) { a.append($0) }
+            parked.add(lat: f.lat, lon: f.lon, hacc: f.hacc, time: time) { b.append($0) }
+            if g.unit() < 0.05 {
+                let before = parked.parkableBytes
+                largest = max(largest, before)
+                try parked.park(in: spool)
+                #expect(
+                    parked.isParked && parked.parkableBytes <= 64, "only the fixed-size part is left (\(before) before)"
+                )
+                if g.unit() < 0.3 { try parked.park(in: spool) }  // parking twice is parking once
+                try parked.unpark(from: spool)
+                #expect(!parked.isParked && parked.parkableBytes == before)
+                parks += 1
             }
-            let deadline = retired.idleDeadline
-            #expect(deadline == Timestamp(seconds: fixes[cut - 1].t).seconds + settings.maxGap)
-            retired.retire()
-            #expect(retired.idleDeadline == nil)
-            if goesOn {
-                let shift = settings.maxGap + 1 + (fixes[cut - 1].t - fixes[0].t)
-                for f in fixes {
-                    let time = Timestamp(seconds: f.t + shift)
-                    kept.add(lat: f.lat, lon: f.lon, hacc: f.hacc, time: time) { a.append($0) }
-                    retired.add(lat: f.lat, lon: f.lon, hacc: f.hacc, time: time) { b.append($0) }
-                }
-            }
-            kept.finish { a.append($0) }
-            retired.finish { b.append($0) }
-            #expect(a == b, "seed \(seed), cut \(cut) of \(fixes.count), goes on: \(goesOn)")
         }
+        try parked.park(in: spool)
+        try parked.unpark(from: spool)
+        kept.finish { a.append($0) }
+        parked.finish { b.append($0) }
+        #expect(a == b, "seed \(seed): \(parks) parks")
+        #expect(!a.isEmpty || fixes.count < 100)
+        // One region a detector, reused and grown by half each time it is too small: the file
+        // holds at most 4.5 times the largest parked state (1.5 + 1.5 + 0.75 + ...), however
+        // many parks, where a file written anew at every park would hold their sum.
+        let bound = Int64(9 * (max(largest, parked.parkableBytes) + 14 * 8) / 2)
+        #expect(spool.size <= bound, "\(spool.size) bytes after \(parks) parks, the largest \(largest)")
+    }
+
+    @Test("StaySpool: a region is reused while what is parked fits, and a cut-short file is an error, not a wrong stay")
+    func spoolRegions() throws {
+        let spool = StaySpool()
+        let r1 = try spool.store([UInt8](repeating: 1, count: 1000), reusing: nil)
+        #expect(r1.offset == 0 && r1.capacity == 1500 && r1.count == 1000)
+        let r2 = try spool.store([UInt8](repeating: 2, count: 1400), reusing: r1)
+        #expect(r2.offset == 0 && r2.count == 1400, "fits: the same region")
+        let other = try spool.store([UInt8](repeating: 3, count: 10), reusing: nil)
+        #expect(other.offset == 1500, "past the first region's capacity, not its bytes")
+        let r3 = try spool.store([UInt8](repeating: 4, count: 1600), reusing: r2)
+        #expect(r3.offset == 1515 && r3.capacity == 2400, "grown: a new region at the end")
+        #expect(try spool.load(other) == [UInt8](repeating: 3, count: 10), "the regions do not overlap")
+        #expect(try spool.load(r3) == [UInt8](repeating: 4, count: 1600))
+        #expect(try spool.load(other) == [UInt8](repeating: 3, count: 10))
+        var beyond = r3
+        beyond.offset += 100
+        #expect(throws: ToolFailure.self) { try spool.load(beyond) }
+        var bytes = ParkedBytes()
+        bytes.put([1.5, 2.5])
+        var cut = ParkedBytes(Array(bytes.bytes.dropLast(3)))
+        #expect(throws: ToolFailure.self) { try cut.take(Double.self) }
+        var whole = ParkedBytes(bytes.bytes)
+        #expect(try whole.take(Double.self) == [1.5, 2.5] && whole.isAtEnd)
     }
 
     /// Days one after another, a trace each, every day ending inside a stay (the soak's

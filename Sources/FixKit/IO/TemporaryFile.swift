@@ -51,19 +51,26 @@ final class TemporaryFile {
     /// Appends all of `bytes` at the end of the file.
     // SAFETY: `bytes` is the caller's, readable for this call only; nothing keeps it.
     func append(_ bytes: UnsafeRawBufferPointer) throws(SystemError) {
+        try write(bytes, at: size)
+    }
+
+    /// Writes all of `bytes` at `offset` (at most `size`: over bytes written before, or at the
+    /// end), growing the file when they reach past its end.
+    // SAFETY: `bytes` is the caller's, readable for this call only; nothing keeps it.
+    func write(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(SystemError) {
         guard let base = bytes.baseAddress else { return }
         var done = 0
         while done < bytes.count {
             // SAFETY: `base + done ..< base + bytes.count` lies inside the caller's buffer, which
             // lives for this call; pwrite only reads it.
-            let n = pwrite(fd, base + done, bytes.count - done, off_t(size) + off_t(done))
+            let n = pwrite(fd, base + done, bytes.count - done, off_t(offset) + off_t(done))
             if n < 0 {
                 if errno == EINTR { continue }
                 throw SystemError.last
             }
             done += n
         }
-        size += Int64(done)
+        size = max(size, offset + Int64(done))
     }
 
     func append(_ bytes: ArraySlice<UInt8>) throws(SystemError) {

@@ -14,12 +14,12 @@
 /// live in one array in order of first appearance, which is the order `forEach` gives.
 ///
 /// Idle traces (`idleDeadline`, `shrinkIdle`): a tool whose state for a trace is large can
-/// give the store the time past which that state may shrink when its trace has had no fix; the
+/// give the store the clock value (a time, or a count of fixes) past which that state may shrink when its trace has had no fix; the
 /// store queues a trace when the input moves on to another one, and `shrinkIdle(clock:)`
 /// hands back, in deadline order, the states whose deadline the tool's clock has passed. The
-/// check costs one compare a fix; a trace is queued at most once. visits uses it (a stay in
-/// progress holds its fixes); the other tools' states are a few fixed-size values a trace, and
-/// keep them.
+/// check costs one compare a fix; a trace is queued at most once. visits uses it, with the
+/// number of fixes read as its clock, to park a quiet trace's stays (`StaySpool`); the other
+/// tools' states are a few fixed-size values a trace, and keep them.
 public struct TraceStore<State> {
     private var states: [State] = []
     /// Each slot's name (nil: the fixes without a trace), for `forEach`.

@@ -38,6 +38,14 @@ public struct VisitsTool: Tool {
 
     let settings: StaySettings
     let geoJSON: Bool
+    /// A trace is parked (`StayDetector.park`) once this many fixes of other traces have come
+    /// since its last one, if it holds at least `parkAtBytes`. Parking changes no visit; these
+    /// only trade memory for the time to write and read a stay back (the tests park at every
+    /// change of trace).
+    var parkAfter = 65_536
+    var parkAtBytes = 16_384
+    /// How many times the last run parked a trace.
+    private(set) var parks = 0
 
     public init(options: ParsedOptions) throws {
         var s = StaySettings()
@@ -52,10 +60,18 @@ public struct VisitsTool: Tool {
     public mutating func run(inputs: [InputName], context: ToolContext) throws {
         let output = context.output
         let settings = self.settings
-        // A trace with no fix for --max-gap while the input goes on is retired to the visits
-        // it will still write (StayDetector.retire): memory per quiet trace stays small.
+        // A trace that has had no fix while `parkAfter` fixes of others came is parked: its
+        // stays wait in a temporary file, so memory does not grow with the number of traces.
+        let (parkAfter, parkAtBytes) = (Double(self.parkAfter), self.parkAtBytes)
+        let spool = StaySpool()
         var traces = TraceStore(
-            make: { StayDetector(settings: settings, trace: $0) }, idleDeadline: { $0.idleDeadline })
+            make: { Trace(detector: StayDetector(settings: settings, trace: $0)) },
+            idleDeadline: { t in
+                t.detector.isParked || t.detector.parkableBytes < parkAtBytes ? nil : t.touched + parkAfter
+            })
+        var clock = 0.0
+        var parked = 0
+        defer { parks = parked }
         var untimed = 0
         var invalid = 0
         var saidDefault = false
@@ -97,22 +113,27 @@ public struct VisitsTool: Tool {
                 saidDefault = true
                 context.diagnostics.note(DefaultHacc.note(settings.defaultHacc))
             }
-            let previous: Timestamp? = try traces.withState(fix.trace) { detector in
-                if try goesBack(detector, fix, time, name, number) { return nil }
-                let previous = detector.lastTime
-                try detector.add(lat: fix.lat, lon: fix.lon, hacc: hacc, time: time, emit: emit)
-                return previous
+            clock += 1
+            try traces.withState(fix.trace) { t in
+                if try goesBack(t.detector, fix, time, name, number) { return }
+                try t.detector.unpark(from: spool)
+                t.touched = clock
+                try t.detector.add(lat: fix.lat, lon: fix.lon, hacc: hacc, time: time, emit: emit)
             }
-            // Quiet traces are not retired (`StayDetector.retire`, `TraceStore.shrinkIdle`): on a
-            // stream whose traces are not in time order across each other (files concatenated)
-            // it changed a trace's visits against the trace alone (PartitionTests); held back
-            // until it keeps them identical.
-            _ = previous
+            try traces.shrinkIdle(clock: clock) {
+                try $0.detector.park(in: spool)
+                parked += 1
+            }
         }
         // The fixes without a trace first, then the traces in order of first appearance.
-        if var untraced = traces.state(nil) { try untraced.finish(emit: emit) }
-        try traces.forEach { trace, detector in
-            if trace != nil { try detector.finish(emit: emit) }
+        if var untraced = traces.state(nil) {
+            try untraced.detector.unpark(from: spool)
+            try untraced.detector.finish(emit: emit)
+        }
+        try traces.forEach { trace, t in
+            guard trace != nil else { return }
+            try t.detector.unpark(from: spool)
+            try t.detector.finish(emit: emit)
         }
         visits.close()
         if untimed > 0 || invalid > 0 || backwards > 1 { try output.flush() }
@@ -129,6 +150,12 @@ public struct VisitsTool: Tool {
             context.diagnostics.note(
                 "\(invalid) \(invalid == 1 ? "fix" : "fixes") with a negative (invalid) hacc skipped")
         }
+    }
+
+    /// A trace's detector, and the number of the fix (over all traces) that last reached it.
+    struct Trace {
+        var detector: StayDetector
+        var touched = 0.0
     }
 
     static func write(_ v: Visit, into out: inout [UInt8]) {

@@ -128,6 +128,26 @@ struct RunningMedian {
     }
 }
 
+extension RunningMedian {
+    /// The values held (for `StaySummary.parkableBytes`).
+    var count: Int { lower.count + upper.count }
+
+    /// Moves the heaps' items into `out` (`StaySpool`), leaving the median empty but for its
+    /// sums; `unpark` puts them back exactly as they were.
+    mutating func park(into out: inout ParkedBytes) {
+        out.put(lower.items)
+        out.put(upper.items)
+        lower.items = []
+        upper.items = []
+        taken = []  // scratch, empty between calls: only its capacity goes
+    }
+
+    mutating func unpark(from parked: inout ParkedBytes) throws {
+        lower.items = try parked.take(WeightHeap.Item.self)
+        upper.items = try parked.take(WeightHeap.Item.self)
+    }
+}
+
 /// A binary min-heap of keys with weights.
 struct WeightHeap {
     struct Item {
@@ -135,7 +155,7 @@ struct WeightHeap {
         var weight: UInt64
     }
 
-    private var items: [Item] = []
+    fileprivate var items: [Item] = []
 
     var top: Item? { items.first }
     var count: Int { items.count }

@@ -53,7 +53,7 @@ public struct StaySettings: Sendable {
 /// after its departure: if the user is back within `radius` plus the fix's hacc of its centre
 /// before that, the stay goes on (the fixes in between are an excursion, as a shorter one
 /// is) and back-to-back visits become one. Memory: at most two stays' summaries, or, once
-/// `retire()`d, the few visits still to write.
+/// `park`ed (a trace gone quiet, `StaySpool`), their fixed-size part.
 public struct StayDetector {
     let settings: StaySettings
     let trace: String?
@@ -69,16 +69,10 @@ public struct StayDetector {
     private var seenAny = false
     /// The time of the last fix added, which the next must not precede.
     public private(set) var lastTime: Timestamp?
-    /// Set by `retire()`: the visits still to come, and nothing else.
-    private var retired: Retired?
-
-    /// A detector whose trace has gone quiet, shrunk to what it will still write (`retire()`).
-    private struct Retired {
-        /// Written when a fix comes again: ended by the gap before that fix.
-        var onReturn: [Visit]
-        /// Written by `finish()` when none does: open at the end of the trace.
-        var atEnd: [Visit]
-    }
+    /// Whether the arrays are in a `StaySpool` (`park`): nothing but `unpark` may be asked.
+    public private(set) var isParked = false
+    /// This detector's region of the spool, reused by its next park when that fits.
+    private var region: StaySpool.Region?
 
     /// A visit over by the exit rule, kept while the user may still come back to it.
     private struct Held {
@@ -108,15 +102,8 @@ public struct StayDetector {
         rethrows
     {
         let p = StayPoint(lat: lat, lon: lon, hacc: max(0, hacc ?? settings.defaultHacc), time: time)
+        assert(!isParked, "unpark before add")
         defer { lastTime = time }
-        if let r = retired {
-            // What a gap longer than max-gap does (see `retire()`): the held visit and the stay
-            // end at their last fixes, and this fix begins a stay.
-            retired = nil
-            for v in r.onReturn { try emit(v) }
-            begin([p], atTraceStart: false)
-            return
-        }
         if let h = held {
             let gap = lastTime.map { time.seconds - $0.seconds } ?? 0
             if p.time.seconds - h.departure >= settings.minStay || gap > settings.maxGap {
@@ -181,11 +168,7 @@ public struct StayDetector {
     /// The end of the trace: the stay in progress is a visit whose departure is unknown, unless
     /// the last fixes already show the user leaving.
     public mutating func finish(emit: (Visit) throws -> Void) rethrows {
-        if let r = retired {
-            retired = nil
-            for v in r.atEnd { try emit(v) }
-            return
-        }
+        assert(!isParked, "unpark before finish")
         let leaving = self.leaving
         if let h = held {
             held = nil
@@ -200,38 +183,37 @@ public struct StayDetector {
         return outside.count >= settings.exitFixes && last.time.seconds - first.time.seconds >= settings.exitSpan
     }
 
-    /// The time past which the trace may be retired if it has no fix: `maxGap` after its last
-    /// fix, when a fix that comes later than that ends the stay whatever the state holds (nil:
-    /// no fix yet, or retired already).
-    public var idleDeadline: Double? {
-        guard retired == nil, let t = lastTime else { return nil }
-        return t.seconds + settings.maxGap
+    /// About how many bytes `park` would move out of memory.
+    var parkableBytes: Int {
+        stay.parkableBytes + (held?.stay.parkableBytes ?? 0)
+            + (returning.count + outside.count) * MemoryLayout<StayPoint>.stride
     }
 
-    /// Shrinks the detector of a trace that has gone quiet to the visits it will still write,
-    /// in memory that does not depend on its stay: the held visit and the stay in progress, both
-    /// as a fix after a gap longer than `maxGap` ends them (`onReturn`), and as the end of the
-    /// trace does (`atEnd`). The next fix, if one comes, is taken as coming after such a gap:
-    /// exactly what `add` does when it does; one that comes sooner (visits(1), "Traces out of
-    /// step") begins a new stay all the same.
-    public mutating func retire() {
-        guard retired == nil, seenAny else { return }
-        var onReturn: [Visit] = []
-        var atEnd: [Visit] = []
-        if let h = held {
-            onReturn.append(h.visit)
-            atEnd.append(h.visit)
-        }
-        if let v = closingVisit(departed: true) { onReturn.append(v) }
-        if let v = closingVisit(departed: leaving) { atEnd.append(v) }
-        held = nil
-        stay = StaySummary()
-        fit = DriftFit()
+    /// Moves the detector's arrays (its stays' fixes and heaps, held visit's included) into
+    /// `spool`, for a trace that has gone quiet; `unpark` puts them back exactly, so parking
+    /// changes no visit. Memory left: the fixed-size part.
+    mutating func park(in spool: StaySpool) throws {
+        guard !isParked else { return }
+        var out = ParkedBytes()
+        stay.park(into: &out)
+        held?.stay.park(into: &out)
+        out.put(returning)
+        out.put(outside)
+        region = try spool.store(out.bytes, reusing: region)
         returning = []
         outside = []
-        centre = nil
-        centredAt = 0
-        retired = Retired(onReturn: onReturn, atEnd: atEnd)
+        isParked = true
+    }
+
+    mutating func unpark(from spool: StaySpool) throws {
+        guard isParked, let region else { return }
+        var parked = ParkedBytes(try spool.load(region))
+        try stay.unpark(from: &parked)
+        try held?.stay.unpark(from: &parked)
+        returning = try parked.take(StayPoint.self)
+        outside = try parked.take(StayPoint.self)
+        guard parked.isAtEnd else { throw StaySpool.cutShort }
+        isParked = false
     }
 
     private mutating func include(_ p: StayPoint) {
@@ -290,7 +272,7 @@ public struct StayDetector {
             return nil
         }
         // A copy: the centre's running medians walk their heaps (and put back what they took),
-        // and this is asked without changing the stay (`retire` asks it twice).
+        // and this is asked without changing the stay.
         var summary = stay
         guard let c = summary.centre() else { return nil }
         let spread = summary.spread(around: c)

@@ -89,6 +89,35 @@ struct StaySummary {
         summary = s
     }
 
+    /// Whether `park` has moved the fixes out (`StaySpool`).
+    private(set) var isParked = false
+
+    /// About how many bytes `park` would move out.
+    var parkableBytes: Int {
+        points.count * MemoryLayout<Point>.stride + weights.count * 8 + (latMedian.count + lonMedian.count) * 16
+    }
+
+    /// Moves the fixes, their weights and the running medians' heaps into `out`, in memory
+    /// nothing but the rest; `unpark` puts them back as they were. A summarized stay (past
+    /// `exactLimit`) keeps its bounded summary in memory.
+    mutating func park(into out: inout ParkedBytes) {
+        out.put(points)
+        out.put(weights)
+        latMedian.park(into: &out)
+        lonMedian.park(into: &out)
+        points = []
+        weights = []
+        isParked = true
+    }
+
+    mutating func unpark(from parked: inout ParkedBytes) throws {
+        points = try parked.take(Point.self)
+        weights = try parked.take(Double.self)
+        try latMedian.unpark(from: &parked)
+        try lonMedian.unpark(from: &parked)
+        isParked = false
+    }
+
     /// Moves every fix but the last into the summaries.
     private mutating func summarize() {
         var s = Summary()
