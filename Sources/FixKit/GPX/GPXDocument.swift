@@ -302,7 +302,7 @@ struct GPXDocument: XMLVocabulary {
             guard let t = text.bytes.withUnsafeBufferPointer({ Timestamp.parse($0) }) else {
                 try sink.problem(
                     line: line,
-                    "<time>\(text.trimmed)</time> is not an ISO 8601 time such as 2026-01-01T09:00:00Z; time left out")
+                    "<time>\(text.shown)</time> is not an ISO 8601 time such as 2026-01-01T09:00:00Z; time left out")
                 return
             }
             if fix.time == nil { fix.time = t }
@@ -311,7 +311,7 @@ struct GPXDocument: XMLVocabulary {
         // SAFETY: `text.bytes`' storage, read by the parser during the closure only.
         guard let v = text.bytes.withUnsafeBufferPointer({ DecimalNumber.parse($0, trimmingXMLSpace: true) }) else {
             try sink.problem(
-                line: line, "<\(elementName(field))>\(text.trimmed)</\(elementName(field))> is not a number; left out")
+                line: line, "<\(elementName(field))>\(text.shown)</\(elementName(field))> is not a number; left out")
             return
         }
         // When a point repeats a field, the first value in the document wins, for every field.
@@ -325,7 +325,7 @@ struct GPXDocument: XMLVocabulary {
         case .cacc: if fix.cacc == nil { fix.cacc = v }
         case .sat:
             guard v >= 0, v == v.rounded(), v < 1e9 else {
-                try sink.problem(line: line, "<sat>\(text.trimmed)</sat> is not a count of satellites; left out")
+                try sink.problem(line: line, "<sat>\(text.shown)</sat> is not a count of satellites; left out")
                 return
             }
             if fix.sat == nil { fix.sat = Int(v) }
