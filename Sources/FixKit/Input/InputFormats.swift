@@ -87,7 +87,14 @@ public enum InputFormats {
             } else {
                 kept.append(contentsOf: piece)
             }
-            if let forced { return .format(forced, source(input, kept, skipper)) }
+            // Forced: no asking, but enough of a head for `InputSource.shownHead` (its first
+            // line, up to 64 bytes) that a message quoting it does not depend on the reads.
+            if let forced,
+                eof || kept.count >= 64 || kept.prefix(64).contains(where: { $0 == 0x0A || $0 == 0x0D })
+            {
+                return .format(forced, source(input, kept, skipper))
+            }
+            if forced != nil { continue }
             let complete = eof || kept.count >= InputHead.limit
             guard complete || kept.count >= 2 * askedAt || piece.contains(0x0A) || piece.contains(0x0D) else {
                 continue
