@@ -7,9 +7,13 @@
 /// fencerule's state for one trace: the fences' states, and under a region budget the watched
 /// set, the refresh circle and the fences entered while unwatched.
 struct TraceFences {
-    var states: [Int: FenceState] = [:]
+    var states = FenceStates()
+    /// The next fix's states are written here, then the two swap: a fix allocates none.
+    var spareStates = FenceStates()
     var previous: FixPoint?
     var initialized = false
+    /// The trace's number for the engine's `NearFences` (0 until its first fix).
+    var serial = 0
     /// steady: the pooled position of the user standing still.
     var still = StillPool()
     // Region budget (--limit).
@@ -51,11 +55,32 @@ struct FenceEngine {
     /// The refresh circle's smallest radius, as Core Location's.
     static let minimumRefreshRadius = 50.0
 
+    /// Which side of the thresholds P is on, without P where a table settles it.
+    let decisions: DecisionTable
+    /// The fences near the trace the stream is on.
+    let near = NearFences()
+
     init(index: FenceIndex, settings: FenceRuleSettings, limit: Int?) {
         self.index = index
         self.settings = settings
         self.limit = limit
         acting = ActingRegion(settings)
+        decisions = DecisionTable(enter: settings.enter, exit: settings.exit)
+    }
+
+    /// The value of P to give the step, if the table or `ActingRegion`'s bounds settle the
+    /// comparison the step makes with it (see `ActingRegion.standIn`).
+    @inline(__always)
+    func standIn(inside: Bool, _ d: Double, _ radius: Double, _ sigma: Double) -> Double? {
+        if !acting.naive, sigma > 0, sigma.isFinite, radius.isFinite, d.isFinite,
+            let contradicts = decisions.contradicts(inside: inside, d, radius, sigma)
+        {
+            // A value on the side the table found, far from the threshold by P's rounding.
+            let slack = DecisionTable.slack
+            if inside { return contradicts ? settings.exit - slack : settings.exit + slack }
+            return contradicts ? settings.enter + slack : settings.enter - slack
+        }
+        return acting.standIn(inside: inside, d, radius, sigma)
     }
 
     /// One fix. `fences` receives each fence worth reporting in --trace (index, p, distance,
@@ -66,9 +91,10 @@ struct FenceEngine {
         var events: [FenceEvent] = []
         if !state.initialized {
             state.initialized = true
+            state.serial = near.newSerial()
             if settings.assumeInside, limit == nil {
                 // Every fence starts inside: all must be looked at until each has left.
-                for k in index.fences.indices { state.states[k] = FenceState(inside: true) }
+                for k in index.fences.indices { state.states.append(k, FenceState(inside: true)) }
             }
         }
         if let limit { reselectIfNeeded(fix, limit: limit, state: &state, events: &events) }
@@ -96,29 +122,64 @@ struct FenceEngine {
         swap(&candidates, &state.scratch)
         candidates.removeAll(keepingCapacity: true)
         defer { swap(&candidates, &state.scratch) }
-        index.forEachWithin(here, margin: margin, minRadius: minRadius) { k, d in
-            if limit == nil || state.watched.contains(k) { candidates.append((k, d)) }
-        }
-        if !state.states.isEmpty {
-            candidates.sort { $0.k < $1.k }
-            let found = candidates.count
-            for k in state.states.keys where !FenceEngine.contains(candidates, found, k) {
-                candidates.append((k, Geodesy.distance(here, index.centres[k])))
+        if let list = near.list(for: state.serial, at: here, margin: margin, index: index) {
+            // The same test as the index's, on the neighbourhood's fences (`NearFences`).
+            for e in list where e.slot.radius >= minRadius {
+                let d = index.distance(here, e.slot, e.fence)
+                if d - e.slot.radius <= margin, limit == nil || state.watched.contains(e.fence) {
+                    candidates.append((e.fence, d))
+                }
+            }
+        } else {
+            index.forEachWithin(here, margin: margin, minRadius: minRadius) { k, d in
+                if limit == nil || state.watched.contains(k) { candidates.append((k, d)) }
             }
         }
+        if candidates.isEmpty, state.states.isEmpty {
+            if limit != nil { findMissed(fix, state: &state, events: &events) }
+            state.previous = fix
+            return events
+        }
         if candidates.count > 1 { candidates.sort { $0.k < $1.k } }
-        for (k, d) in candidates {
-            if limit != nil, !state.watched.contains(k) { continue }
+        // The candidates and the kept states, merged in fence order; the states kept after this
+        // fix are written to `next`.
+        var next = FenceStates()
+        swap(&next, &state.spareStates)
+        next.removeAll()
+        var c = 0
+        var m = 0
+        let keptCount = state.states.count
+        while c < candidates.count || m < keptCount {
+            let k: Int
+            let d: Double
+            let kept: FenceState?
+            if m == keptCount || (c < candidates.count && candidates[c].k < state.states.keys[m]) {
+                (k, d) = candidates[c]
+                kept = nil
+                c += 1
+            } else if c == candidates.count || state.states.keys[m] < candidates[c].k {
+                k = state.states.keys[m]
+                d = Geodesy.distance(here, index.centres[k])
+                kept = state.states.values[m]
+                m += 1
+            } else {
+                (k, d) = candidates[c]
+                kept = state.states.values[m]
+                c += 1
+                m += 1
+            }
+            if limit != nil, !state.watched.contains(k) {
+                if let kept { next.append(k, kept) }
+                continue
+            }
             // The radius alone: copying the Fence would retain and release its id.
             let radius = index.fences[k].radius
-            // One hash of k for both the read and the write back.
-            let slot = state.states.index(forKey: k)
-            let kept = slot.map { state.states.values[$0] }
             // Held inside with no dwell under way, and surely not contradicted: the step would
             // leave it as it is, so P is not needed (unless --trace prints it).
             if report == nil, steady == nil, let kept, kept.inside, kept.count == 0,
                 acting.surelyInside(d, radius, fix.sigma)
             {
+                next.append(k, kept)
                 continue
             }
             var s = kept ?? FenceState(inside: false)
@@ -132,10 +193,11 @@ struct FenceEngine {
                 }
                 change = settings.steadyStep(&s, p: p, observation: steady, fix: fix, previous: state.previous)
             } else {
-                // The step reads P only against its threshold, so where cheap bounds on P already
-                // settle that comparison, a value between them stands in; the exact P is worked
-                // out only for an event, which prints it (and for --trace, which prints every P).
-                let standIn = report == nil ? acting.standIn(inside: s.inside, d, radius, fix.sigma) : nil
+                // The step reads P only against its threshold, so where a table or cheap bounds
+                // on P already settle that comparison, a value on the same side stands in; the
+                // exact P is worked out only for an event, which prints it (and for --trace,
+                // which prints every P).
+                let standIn = report == nil ? standIn(inside: s.inside, d, radius, fix.sigma) : nil
                 p = standIn ?? InsideProbability.p(distance: d, radius: radius, sigma: fix.sigma)
                 change = settings.step(&s, p: p, distance: d, radius: radius, fix: fix, previous: state.previous)
                 if change != nil, standIn != nil {
@@ -155,29 +217,14 @@ struct FenceEngine {
             // Only the quiet state (outside, no dwell, nothing pooled) is forgotten: fences that
             // start inside under --assume are given their state when first seen.
             let settled = s.settledStretch != nil && s.settledStretch == state.still.stretch && state.still.active
-            if !s.inside && s.count == 0 && !settled && s.enteredAt == nil {
-                if let slot { state.states.remove(at: slot) }  // a quiet fence not kept: no lookup
-            } else if let slot {
-                state.states.values[slot] = s
-            } else {
-                state.states[k] = s
-            }
+            if s.inside || s.count != 0 || settled || s.enteredAt != nil { next.append(k, s) }
             if let report, p >= FenceEngine.traceThreshold || s.inside { report(k, p, d, s.inside) }
         }
+        swap(&state.states, &next)
+        swap(&next, &state.spareStates)
         if limit != nil { findMissed(fix, state: &state, events: &events) }
         state.previous = fix
         return events
-    }
-
-    /// Whether the first `count` of `sorted` (ascending by fence) hold fence `k`.
-    private static func contains(_ sorted: [(k: Int, d: Double)], _ count: Int, _ k: Int) -> Bool {
-        var lo = 0
-        var hi = count
-        while lo < hi {
-            let mid = (lo + hi) >> 1
-            if sorted[mid].k < k { lo = mid + 1 } else { hi = mid }
-        }
-        return lo < count && sorted[lo].k == k
     }
 
     /// Core Location's budget: the N−1 fences with the nearest edges, and a refresh circle on
@@ -192,7 +239,7 @@ struct FenceEngine {
         state.selected = true
         // Fences the rule holds the user inside stay watched, nearest or not, so that their exit
         // is still seen (an app keeps the regions it believes it is in); the nearest fill the rest.
-        let held = state.states.filter { $0.value.inside && !settings.assumeInside }.map(\.key).sorted()
+        let held = settings.assumeInside ? [] : state.states.insideFences()
         var watched = Array(held.prefix(limit - 1))
         let nearest = index.nearestEdges(lat: fix.lat, lon: fix.lon, count: limit + watched.count)
         for n in nearest where watched.count < limit - 1 && !watched.contains(n.index) { watched.append(n.index) }
@@ -200,9 +247,9 @@ struct FenceEngine {
         let nextUnwatched = nearest.first { !watched.contains($0.index) }
         let newSet = Set(watched)
         // Fences no longer watched lose their state; newly watched ones start as assumed.
-        for k in state.states.keys where !newSet.contains(k) { state.states[k] = nil }
+        state.states.filter(keeping: { newSet.contains($0) })
         if settings.assumeInside {
-            for k in watched where !state.watched.contains(k) { state.states[k] = FenceState(inside: true) }
+            for k in watched where !state.watched.contains(k) { state.states.set(k, FenceState(inside: true)) }
         }
         state.watched = newSet
         if let next = nextUnwatched {

@@ -25,16 +25,20 @@
 /// chord between the Earth-centred points, which the cubes bound exactly; farther it is
 /// Andoyer–Lambert, within 0.2% of the geodesic (never shorter than the chord), so the chord
 /// is at most `chordPerDistance` times it. Every bound below allows for that.
+///
+/// This file builds the index; the queries are in `FenceIndex+Within.swift` (the fences within
+/// a margin of a point) and `FenceIndex+Nearest.swift` (the nearest edges, for `--limit`).
 public final class FenceIndex {
     public let fences: [Fence]
     /// The fences' centres, prepared for distances.
     public let centres: [Geodesy.Point]
     /// The levels that hold fences, smallest cubes first. Trivial values: a query reads them
     /// without reference counting.
-    private let levels: [Level]
+    let levels: [Level]
     /// The index's storage, allocated once and freed in `deinit`: plain pointers, so that the
     /// query loop pays no reference counting, no exclusivity check and no copy-on-write check.
-    /// Safe: only this class touches them, and never past `fenceCount`, `cubeTotal` or the
+    /// Safe: only this class and its extensions (`FenceIndex+Within.swift`,
+    /// `FenceIndex+Nearest.swift`) touch them, and never past `fenceCount`, `cubeTotal` or the
     /// buckets the levels hold.
     /// - `slots`: what a query reads of each fence, in the index's own order (see `init`);
     /// - `originals`: each slot's fence number in `fences`;
@@ -43,13 +47,14 @@ public final class FenceIndex {
     ///   one; 0 is an empty bucket).
     // SAFETY: the four buffers below are allocated once in `init`, initialized there in full
     // (`fenceCount` slots and originals, `cubeTotal` cubes, every bucket), live as long as the
-    // index, and are freed only in `deinit`; no pointer to them leaves the class.
-    private let slots: UnsafeMutablePointer<Slot>
-    private let originals: UnsafeMutablePointer<UInt32>
-    private let cubes: UnsafeMutablePointer<Cube>
-    private let buckets: UnsafeMutablePointer<UInt32>
-    private let fenceCount: Int
-    private let cubeTotal: Int
+    // index, and are freed only in `deinit`; no pointer to them leaves the class and its
+    // extensions (internal, not private, for those files only).
+    let slots: UnsafeMutablePointer<Slot>
+    let originals: UnsafeMutablePointer<UInt32>
+    let cubes: UnsafeMutablePointer<Cube>
+    let buckets: UnsafeMutablePointer<UInt32>
+    let fenceCount: Int
+    let cubeTotal: Int
 
     struct Slot {
         var x: Double
@@ -267,7 +272,7 @@ public final class FenceIndex {
     /// The cube of `level` with this key, if it holds fences: one probe of its hash table, as a
     /// rule.
     @inline(__always)
-    private func find(_ key: UInt64, _ level: Level) -> Cube? {
+    func find(_ key: UInt64, _ level: Level) -> Cube? {
         let table = buckets + level.firstBucket
         var h = FenceIndex.bucket(key, level.mask)
         while true {
@@ -281,7 +286,7 @@ public final class FenceIndex {
 
     /// The first of `cubes[from..<to]` whose key is at least `key`.
     @inline(__always)
-    private func lowerBound(_ key: UInt64, _ from: Int, _ to: Int) -> Int {
+    func lowerBound(_ key: UInt64, _ from: Int, _ to: Int) -> Int {
         var lo = from
         var hi = to
         while lo < hi {
@@ -289,243 +294,6 @@ public final class FenceIndex {
             if cubes[mid].key < key { lo = mid + 1 } else { hi = mid }
         }
         return lo
-    }
-
-    /// `Geodesy.distance(point, centre)` of slot `i`, from the slot's copy of the centre's
-    /// coordinates.
-    @inline(__always)
-    private func distance(_ point: Geodesy.Point, _ i: Int) -> Double {
-        let c = slots[i]
-        let dx = point.x - c.x
-        let dy = point.y - c.y
-        let dz = point.z - c.z
-        let chord = (dx * dx + dy * dy + dz * dz).squareRoot()
-        if chord < 50_000 { return chord }
-        return Geodesy.distance(point, centres[Int(originals[i])])
-    }
-
-    /// Calls `body(k, d)` for every fence k with `d − radius ≤ margin`, where d is
-    /// `Geodesy.distance` from `point` to its centre, and with `radius ≥ minRadius`; each once,
-    /// in no particular order.
-    /// - Complexity: for a margin ≤ 0, at most 8 hash probes per level and the fences of those
-    ///   cubes; otherwise proportional to the occupied cubes within the margin and half a cube,
-    ///   plus a search down each level's octree.
-    public func forEachWithin(
-        _ point: Geodesy.Point, margin: Double, minRadius: Double = 0, _ body: (Int, Double) -> Void
-    ) {
-        guard fenceCount > 0, !margin.isNaN else { return }
-        @inline(__always) func scan(_ cube: Cube) {
-            for i in Int(cube.start)..<Int(cube.end) {
-                let r = slots[i].radius
-                guard r >= minRadius else { break }  // the rest are smaller (see `init`)
-                let d = distance(point, i)
-                if d - r <= margin { body(Int(originals[i]), d) }
-            }
-        }
-        // SAFETY: `levels`' storage, lent for the closure (the array is a `let` of the index).
-        levels.withUnsafeBufferPointer { levels in
-            for level in levels where level.maxRadius >= minRadius && level.maxRadius + margin >= 0 {
-                let cell = level.cell
-                if margin <= 0 {
-                    // d ≤ R: the centre is within reach(R) ≤ cell / 2 of the point on each axis,
-                    // so in one of the (at most) 2 × 2 × 2 cubes that span the point ± cell / 2.
-                    // Within the level's largest reach, which may be well under half a cube.
-                    let h = level.reach
-                    let x0 = FenceIndex.cube(point.x - h, cell)
-                    let x1 = FenceIndex.cube(point.x + h, cell)
-                    let y0 = FenceIndex.cube(point.y - h, cell)
-                    let y1 = FenceIndex.cube(point.y + h, cell)
-                    let z0 = FenceIndex.cube(point.z - h, cell)
-                    let z1 = FenceIndex.cube(point.z + h, cell)
-                    if x1 - x0 <= 1, y1 - y0 <= 1, z1 - z0 <= 1 {
-                        // The usual case, one or two cubes an axis: each axis's keys spread once.
-                        let xs = (FenceIndex.spread(x0), FenceIndex.spread(x1))
-                        let ys = (FenceIndex.spread(y0) << 1, FenceIndex.spread(y1) << 1)
-                        let zs = (FenceIndex.spread(z0) << 2, FenceIndex.spread(z1) << 2)
-                        for x in 0...(x1 - x0) {
-                            let kx = x == 0 ? xs.0 : xs.1
-                            for y in 0...(y1 - y0) {
-                                let kxy = kx | (y == 0 ? ys.0 : ys.1)
-                                for z in 0...(z1 - z0) {
-                                    if let cube = find(kxy | (z == 0 ? zs.0 : zs.1), level) { scan(cube) }
-                                }
-                            }
-                        }
-                    } else {
-                        // Rounding at a cube's edge can make it three.
-                        for i in x0...x1 {
-                            for j in y0...y1 {
-                                for l in z0...z1 {
-                                    if let cube = find(FenceIndex.morton(i, j, l), level) { scan(cube) }
-                                }
-                            }
-                        }
-                    }
-                    continue
-                }
-                // A fence within the margin has its centre within chord reach(R) + this of the
-                // point, and reach(R) ≤ cell / 2.
-                let reach = min(margin * FenceIndex.chordPerDistance + 1, 2 * FenceIndex.offset) + cell / 2
-                descend(level, around: point, within: reach, scan)
-            }
-        }
-    }
-
-    /// Visits every occupied cube of `level` within `reach` (chord metres) of `point`: from the
-    /// smallest aligned block that holds the query's bounding box, down the Morton runs, each
-    /// block's run found by binary search within its parent's.
-    private func descend(
-        _ level: Level, around point: Geodesy.Point, within reach: Double, _ visit: (Cube) -> Void
-    ) {
-        let cell = level.cell
-        let lo = (
-            FenceIndex.cube(point.x - reach, cell), FenceIndex.cube(point.y - reach, cell),
-            FenceIndex.cube(point.z - reach, cell)
-        )
-        let hi = (
-            FenceIndex.cube(point.x + reach, cell), FenceIndex.cube(point.y + reach, cell),
-            FenceIndex.cube(point.z + reach, cell)
-        )
-        let a = FenceIndex.morton(lo.0, lo.1, lo.2)
-        let b = FenceIndex.morton(hi.0, hi.1, hi.2)
-        var shift: UInt64 = 0
-        while shift < 54, a >> shift != b >> shift { shift += 3 }
-        let prefix = a >> shift
-        let first = lowerBound(prefix << shift, level.firstCube, level.endCube)
-        let last = shift >= 54 ? level.endCube : lowerBound((prefix + 1) << shift, first, level.endCube)
-        let limit = reach * reach
-        // (prefix, shift, first, last): a block and its run of cubes.
-        var stack: [(UInt64, UInt64, Int, Int)] = [(prefix, shift, first, last)]
-        while let (p, s, from, to) = stack.popLast() {
-            guard from < to else { continue }
-            if s == 0 {
-                visit(cubes[from])
-                continue
-            }
-            let side = cell * Double(UInt64(1) << (s / 3))
-            let base = p << s
-            let (i, j, l) = (FenceIndex.compact(base), FenceIndex.compact(base >> 1), FenceIndex.compact(base >> 2))
-            if FenceIndex.blockGap(point, i, j, l, cell: cell, side: side) > limit { continue }
-            if to - from == 1 {
-                // One cube left in the block: test it alone rather than split eight times.
-                let k = cubes[from].key
-                let (ci, cj, cl) = (FenceIndex.compact(k), FenceIndex.compact(k >> 1), FenceIndex.compact(k >> 2))
-                if FenceIndex.blockGap(point, ci, cj, cl, cell: cell, side: cell) <= limit { visit(cubes[from]) }
-                continue
-            }
-            let childShift = s - 3
-            var start = from
-            for c in UInt64(0)..<8 {
-                let end = c == 7 ? to : lowerBound((p << 3 | (c + 1)) << childShift, start, to)
-                if start < end { stack.append((p << 3 | c, childShift, start, end)) }
-                start = end
-            }
-        }
-    }
-
-    /// The squared chord distance from `point` to the block of `side` metres whose first cube
-    /// is (i, j, l).
-    @inline(__always)
-    private static func blockGap(
-        _ point: Geodesy.Point, _ i: UInt32, _ j: UInt32, _ l: UInt32, cell: Double, side: Double
-    )
-        -> Double
-    {
-        func axis(_ v: Double, _ n: UInt32) -> Double {
-            let lo = Double(n) * cell - offset
-            let t = v < lo ? lo - v : (v > lo + side ? v - lo - side : 0)
-            return t * t
-        }
-        return axis(point.x, i) + axis(point.y, j) + axis(point.z, l)
-    }
-
-    /// The `count` fences with the nearest edges (distance to the centre minus the radius, so
-    /// negative inside), nearest first and, at equal edges, in file order, with their edge
-    /// distances.
-    ///
-    /// Best first over every level's octree at once: a heap of blocks by the least edge a fence
-    /// kept in them can have, and of fences by their edge; a fence comes out once no block
-    /// left can hold a nearer one.
-    /// - Complexity: about the blocks and fences nearer than the `count`-th edge, times a log;
-    ///   not a search radius grown until it holds enough, which far from every fence costs
-    ///   all of them.
-    public func nearestEdges(lat: Double, lon: Double, count: Int) -> [(index: Int, edge: Double)] {
-        guard count > 0, !fences.isEmpty else { return [] }
-        let point = Geodesy.Point(lat: lat, lon: lon)
-        if count >= fences.count {
-            return fences.indices.map { ($0, edgeDistance($0, point)) }.sorted { ($0.1, $0.0) < ($1.1, $1.0) }
-        }
-        var heap = NearestHeap()
-        for (n, level) in levels.enumerated() {
-            heap.push(
-                .init(
-                    bound: -level.maxRadius, isFence: false, level: Int32(n), shift: 54, prefix: 0,
-                    from: level.firstCube, to: level.endCube))
-        }
-        var found: [(index: Int, edge: Double)] = []
-        while found.count < count, let e = heap.pop() {
-            if e.isFence {
-                found.append((Int(e.prefix), e.bound))
-                continue
-            }
-            let level = levels[Int(e.level)]
-            let cell = level.cell
-            if e.shift == 0 || e.to - e.from == 1 {
-                // A cube: its fences, by their exact edges.
-                let cube = cubes[e.from]
-                for i in Int(cube.start)..<Int(cube.end) {
-                    let k = Int(originals[i])
-                    heap.push(
-                        .init(
-                            bound: edgeDistance(k, point), isFence: true, level: 0, shift: 0, prefix: UInt64(k),
-                            from: 0, to: 0))
-                }
-                continue
-            }
-            let childShift = e.shift - 3
-            var start = e.from
-            for c in UInt64(0)..<8 {
-                let end = c == 7 ? e.to : lowerBound((e.prefix << 3 | (c + 1)) << childShift, start, e.to)
-                if start < end {
-                    let p = e.prefix << 3 | c
-                    var i: UInt32
-                    var j: UInt32
-                    var l: UInt32
-                    var side: Double
-                    if end - start == 1 {
-                        // One cube: its own bound, and it is opened as a cube.
-                        let k = cubes[start].key
-                        (i, j, l) = (FenceIndex.compact(k), FenceIndex.compact(k >> 1), FenceIndex.compact(k >> 2))
-                        side = cell
-                    } else {
-                        let base = p << childShift
-                        (i, j, l) = (
-                            FenceIndex.compact(base), FenceIndex.compact(base >> 1), FenceIndex.compact(base >> 2)
-                        )
-                        side = cell * Double(UInt64(1) << (childShift / 3))
-                    }
-                    let gap = FenceIndex.blockGap(point, i, j, l, cell: cell, side: side).squareRoot()
-                    // A fence kept here has its centre in the block, and chord ≤
-                    // chordPerDistance · d: its edge is at least this.
-                    let bound = gap / FenceIndex.chordPerDistance - level.maxRadius
-                    heap.push(
-                        .init(
-                            bound: bound, isFence: false, level: e.level, shift: childShift, prefix: p, from: start,
-                            to: end))
-                }
-                start = end
-            }
-        }
-        return found
-    }
-
-    @inline(__always)
-    func edgeDistance(_ k: Int, _ point: Geodesy.Point) -> Double {
-        Geodesy.distance(centres[k], point) - fences[k].radius
-    }
-
-    public func edgeDistance(_ k: Int, _ lat: Double, _ lon: Double) -> Double {
-        edgeDistance(k, Geodesy.Point(lat: lat, lon: lon))
     }
 
     /// How many occupied cubes the levels hold (each fence is kept once).

@@ -1,0 +1,91 @@
+/// The nearest query: the fences with the nearest edges, best first over the octrees (`--limit`).
+extension FenceIndex {
+    /// The `count` fences with the nearest edges (distance to the centre minus the radius, so
+    /// negative inside), nearest first and, at equal edges, in file order, with their edge
+    /// distances.
+    ///
+    /// Best first over every level's octree at once: a heap of blocks by the least edge a fence
+    /// kept in them can have, and of fences by their edge; a fence comes out once no block
+    /// left can hold a nearer one.
+    /// - Complexity: about the blocks and fences nearer than the `count`-th edge, times a log;
+    ///   not a search radius grown until it holds enough, which far from every fence costs
+    ///   all of them.
+    public func nearestEdges(lat: Double, lon: Double, count: Int) -> [(index: Int, edge: Double)] {
+        guard count > 0, !fences.isEmpty else { return [] }
+        let point = Geodesy.Point(lat: lat, lon: lon)
+        if count >= fences.count {
+            return fences.indices.map { ($0, edgeDistance($0, point)) }.sorted { ($0.1, $0.0) < ($1.1, $1.0) }
+        }
+        var heap = NearestHeap()
+        for (n, level) in levels.enumerated() {
+            heap.push(
+                .init(
+                    bound: -level.maxRadius, isFence: false, level: Int32(n), shift: 54, prefix: 0,
+                    from: level.firstCube, to: level.endCube))
+        }
+        var found: [(index: Int, edge: Double)] = []
+        while found.count < count, let e = heap.pop() {
+            if e.isFence {
+                found.append((Int(e.prefix), e.bound))
+                continue
+            }
+            let level = levels[Int(e.level)]
+            let cell = level.cell
+            if e.shift == 0 || e.to - e.from == 1 {
+                // A cube: its fences, by their exact edges.
+                let cube = cubes[e.from]
+                for i in Int(cube.start)..<Int(cube.end) {
+                    let k = Int(originals[i])
+                    heap.push(
+                        .init(
+                            bound: edgeDistance(k, point), isFence: true, level: 0, shift: 0, prefix: UInt64(k),
+                            from: 0, to: 0))
+                }
+                continue
+            }
+            let childShift = e.shift - 3
+            var start = e.from
+            for c in UInt64(0)..<8 {
+                let end = c == 7 ? e.to : lowerBound((e.prefix << 3 | (c + 1)) << childShift, start, e.to)
+                if start < end {
+                    let p = e.prefix << 3 | c
+                    var i: UInt32
+                    var j: UInt32
+                    var l: UInt32
+                    var side: Double
+                    if end - start == 1 {
+                        // One cube: its own bound, and it is opened as a cube.
+                        let k = cubes[start].key
+                        (i, j, l) = (FenceIndex.compact(k), FenceIndex.compact(k >> 1), FenceIndex.compact(k >> 2))
+                        side = cell
+                    } else {
+                        let base = p << childShift
+                        (i, j, l) = (
+                            FenceIndex.compact(base), FenceIndex.compact(base >> 1), FenceIndex.compact(base >> 2)
+                        )
+                        side = cell * Double(UInt64(1) << (childShift / 3))
+                    }
+                    let gap = FenceIndex.blockGap(point, i, j, l, cell: cell, side: side).squareRoot()
+                    // A fence kept here has its centre in the block, and chord ≤
+                    // chordPerDistance · d: its edge is at least this.
+                    let bound = gap / FenceIndex.chordPerDistance - level.maxRadius
+                    heap.push(
+                        .init(
+                            bound: bound, isFence: false, level: e.level, shift: childShift, prefix: p, from: start,
+                            to: end))
+                }
+                start = end
+            }
+        }
+        return found
+    }
+
+    @inline(__always)
+    func edgeDistance(_ k: Int, _ point: Geodesy.Point) -> Double {
+        Geodesy.distance(centres[k], point) - fences[k].radius
+    }
+
+    public func edgeDistance(_ k: Int, _ lat: Double, _ lon: Double) -> Double {
+        edgeDistance(k, Geodesy.Point(lat: lat, lon: lon))
+    }
+}
