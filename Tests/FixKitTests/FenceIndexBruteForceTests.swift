@@ -359,6 +359,51 @@ struct FenceIndexBruteForceTests {
             trace: true, "20,000 fences, \(kind), --trace")
     }
 
+    /// A walk and a drive through 5,000 fences over 3 km (one every 1,800 m²), fixes with hacc
+    /// 2–150 m and noise of that size: the fixes use the trace's neighbourhood list
+    /// (`NearFences`), rebuilt as they leave it, and the events equal every fence's.
+    @Test(arguments: [FenceRuleKind.confident, .adaptive])
+    func aTraceThroughDenseFencesUsesItsNeighbourhood(kind: FenceRuleKind) {
+        var r = Random(4242 + UInt64(Self.kinds.firstIndex(of: kind)!))
+        let corner = (47.0, 8.0)
+        let fences = (0..<5_000).map { k -> Fence in
+            let c = Self.point(corner, east: r.range(0, 3_000), north: r.range(0, 3_000))
+            return Fence(id: "f\(k)", lat: c.0, lon: c.1, radius: r.range(5, 200))
+        }
+        var fixes: [FixPoint] = []
+        for (speed, count) in [(1.4, 900), (15.0, 180)] {
+            var at = (r.range(200, 800), r.range(200, 800))
+            for i in 0..<count {
+                at.0 += speed * 0.8
+                at.1 += speed * 0.6
+                let hacc = r.range(2, 150)
+                let p = Self.point(corner, east: at.0 + r.gauss() * hacc, north: at.1 + r.gauss() * hacc)
+                fixes.append(
+                    FixPoint(
+                        lat: p.0, lon: p.1, time: Timestamp(seconds: 1_767_258_000 + Double(fixes.count)),
+                        speed: i % 7 == 0 ? nil : speed, sigma: hacc))
+            }
+        }
+        let settings = Self.settings(kind, assume: false)
+        let engine = FenceEngine(index: FenceIndex(fences), settings: settings, limit: nil)
+        var brute = Brute(fences, settings: settings, limit: nil)
+        var state = TraceFences()
+        var events = 0
+        for (i, fix) in fixes.enumerated() {
+            var ignored: [String] = []
+            let expected = brute.process(fix, trace: &ignored)
+            let got = engine.process(fix, trace: &state).map(Self.text)
+            events += got.count
+            guard got == expected else {
+                Issue.record("\(kind), fix \(i): engine \(got), every fence \(expected)")
+                return
+            }
+        }
+        #expect(events >= 10, "only \(events) events")
+        // The list served most fixes: far fewer builds than fixes, but more than one.
+        #expect(engine.near.builds > 1 && engine.near.builds < fixes.count / 4, "\(engine.near.builds) builds")
+    }
+
     /// The tool itself on the cases the fuzzing campaign found: a fix at 0,0 among London
     /// fences under `--limit 2`, and `--limit 2 --rule adaptive` with fences 1,000 km apart
     /// (which did not finish before). The test finishing is the check that it no longer hangs;

@@ -54,6 +54,36 @@ struct SpeedShortcutTests {
         #expect(answered > checked / 4 && answered < checked, "\(answered) of \(checked) settled by the bounds")
     }
 
+    /// fencerule's table of where P crosses the thresholds (`DecisionTable`), against the exact
+    /// P: over b = R/σ from 0 to past the table's end, on and between its columns, and a = d/σ
+    /// from 0 to b + 12 finely around the crossings, wherever the table settles the step's
+    /// comparison it settles it as P does; and it settles most of them, or it buys nothing.
+    @Test(arguments: [(0.9, 0.1), (0.5, 0.4), (0.99, 0.01), (0.6, 0.59), (1.0, 0.0), (0.2, 1e-9)])
+    func decisionTableSidesWithTheExactP(_ thresholds: (Double, Double)) {
+        let table = DecisionTable(enter: thresholds.0, exit: thresholds.1)
+        var answered = 0
+        var checked = 0
+        var b = 0.0
+        while b < 66 {
+            for sigma in [0.37, 1.0, 23.0] {
+                for step in 0...150 {
+                    let a = (b + 12) * Double(step) / 150
+                    let (d, radius) = (a * sigma, b * sigma)
+                    let p = InsideProbability.p(distance: d, radius: radius, sigma: sigma)
+                    for inside in [false, true] {
+                        checked += 1
+                        guard let contradicts = table.contradicts(inside: inside, d, radius, sigma) else { continue }
+                        answered += 1
+                        let exact = inside ? p < thresholds.1 : p > thresholds.0
+                        #expect(contradicts == exact, "inside \(inside) d \(d) R \(radius) σ \(sigma): p \(p)")
+                    }
+                }
+            }
+            b += b < 4 ? 0.0625 : 0.4375
+        }
+        #expect(answered > checked * 3 / 4, "\(answered) of \(checked) settled by the table")
+    }
+
     /// Under naive the step reads d, not P: any stand-in does, and the events still carry the
     /// exact P (the brute-force tests compare them).
     @Test func naiveNeedsNoP() {

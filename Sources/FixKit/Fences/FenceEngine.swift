@@ -22,7 +22,7 @@ struct TraceFences {
     var selected = false
     var missedInside: Set<Int> = []
     /// The candidates of the last fix, kept for their storage: a fix allocates none.
-    var scratch: [(k: Int, d: Double)] = []
+    var scratch: [(k: Int, d: Double, radius: Double)] = []
 }
 
 /// Events for one fix, in the order they are written.
@@ -118,7 +118,7 @@ struct FenceEngine {
             margin = max(margin, reach)
             minRadius = 0
         }
-        var candidates: [(k: Int, d: Double)] = []
+        var candidates: [(k: Int, d: Double, radius: Double)] = []
         swap(&candidates, &state.scratch)
         candidates.removeAll(keepingCapacity: true)
         defer { swap(&candidates, &state.scratch) }
@@ -127,12 +127,12 @@ struct FenceEngine {
             for e in list where e.slot.radius >= minRadius {
                 let d = index.distance(here, e.slot, e.fence)
                 if d - e.slot.radius <= margin, limit == nil || state.watched.contains(e.fence) {
-                    candidates.append((e.fence, d))
+                    candidates.append((e.fence, d, e.slot.radius))
                 }
             }
         } else {
             index.forEachWithin(here, margin: margin, minRadius: minRadius) { k, d in
-                if limit == nil || state.watched.contains(k) { candidates.append((k, d)) }
+                if limit == nil || state.watched.contains(k) { candidates.append((k, d, index.fences[k].radius)) }
             }
         }
         if candidates.isEmpty, state.states.isEmpty {
@@ -152,18 +152,21 @@ struct FenceEngine {
         while c < candidates.count || m < keptCount {
             let k: Int
             let d: Double
+            // The radius alone: copying the Fence would retain and release its id.
+            let radius: Double
             let kept: FenceState?
             if m == keptCount || (c < candidates.count && candidates[c].k < state.states.keys[m]) {
-                (k, d) = candidates[c]
+                (k, d, radius) = candidates[c]
                 kept = nil
                 c += 1
             } else if c == candidates.count || state.states.keys[m] < candidates[c].k {
                 k = state.states.keys[m]
                 d = Geodesy.distance(here, index.centres[k])
+                radius = index.fences[k].radius
                 kept = state.states.values[m]
                 m += 1
             } else {
-                (k, d) = candidates[c]
+                (k, d, radius) = candidates[c]
                 kept = state.states.values[m]
                 c += 1
                 m += 1
@@ -172,8 +175,6 @@ struct FenceEngine {
                 if let kept { next.append(k, kept) }
                 continue
             }
-            // The radius alone: copying the Fence would retain and release its id.
-            let radius = index.fences[k].radius
             // Held inside with no dwell under way, and surely not contradicted: the step would
             // leave it as it is, so P is not needed (unless --trace prints it).
             if report == nil, steady == nil, let kept, kept.inside, kept.count == 0,
