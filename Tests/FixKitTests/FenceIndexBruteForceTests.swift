@@ -400,8 +400,8 @@ struct FenceIndexBruteForceTests {
             }
         }
         #expect(events >= 10, "only \(events) events")
-        // The list served most fixes: far fewer builds than fixes, but more than one.
-        #expect(engine.near.builds > 1 && engine.near.builds < fixes.count / 4, "\(engine.near.builds) builds")
+        // The list served fixes (fewer builds than fixes), and was rebuilt as the trace moved.
+        #expect(engine.near.builds > 1 && engine.near.builds < fixes.count, "\(engine.near.builds) builds")
     }
 
     /// The tool itself on the cases the fuzzing campaign found: a fix at 0,0 among London

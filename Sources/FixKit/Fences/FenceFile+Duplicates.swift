@@ -1,16 +1,29 @@
 /// The duplicate-id check of the fences file, made once over all fences whichever form the
 /// file had.
 extension FenceFile {
+    /// FNV-1a of an id's UTF-8.
+    static func idHash(_ id: String) -> UInt64 {
+        var id = id
+        return id.withUTF8 { idHash($0) }
+    }
+
+    @inline(__always)
+    static func idHash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var h: UInt64 = 0xCBF2_9CE4_8422_2325
+        for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01B3 }
+        return h
+    }
+
     /// The first pair of fences (by the later one's place) that share an id. Ids are hashed
     /// (FNV-1a) and the hashes radix-sorted with the fence numbers, so a million ids need no
     /// dictionary; equal hashes are confirmed on the strings.
-    static func firstDuplicate(_ fences: [Fence]) -> (Int, Int)? {
+    static func firstDuplicate(_ fences: [Fence], hashes: [UInt64]? = nil) -> (Int, Int)? {
         guard fences.count > 1, fences.count <= FenceIndex.capacity else { return nil }
-        var keys = fences.enumerated().map { k, f -> UInt64 in
-            var h: UInt64 = 0xCBF2_9CE4_8422_2325
-            var id = f.id
-            id.withUTF8 { for b in $0 { h = (h ^ UInt64(b)) &* 0x100_0000_01B3 } }
-            return (h << 24) | UInt64(k)  // 40 bits of hash, 24 of fence number
+        var keys: [UInt64]
+        if let hashes, hashes.count == fences.count {
+            keys = hashes.enumerated().map { k, h in (h << 24) | UInt64(k) }
+        } else {
+            keys = fences.enumerated().map { k, f in (idHash(f.id) << 24) | UInt64(k) }  // 40 bits of hash, 24 of fence number
         }
         // On the hash bits alone: the sort is stable, so equal hashes stay in fence order.
         FenceIndex.radixSort(&keys, fromBit: 24)

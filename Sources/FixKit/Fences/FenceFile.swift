@@ -28,14 +28,17 @@ public enum FenceFile {
     /// Parses the file's bytes. The array (or the FeatureCollection's `features`) is read one
     /// element at a time, so a million fences never sit in memory as JSON values.
     public static func parse(_ bytes: [UInt8], name: String) throws(OptionFileError) -> [Fence] {
-        var fences: [Fence] = []
-        fences.reserveCapacity(bytes.count / 48)  // a plain fence takes about 60 bytes
+        let read = ReadFences()
+        read.fences.reserveCapacity(bytes.count / 48)  // a plain fence takes about 60 bytes
+        read.hashes.reserveCapacity(bytes.count / 48)
         // Each element becomes a fence or an error; parsing stops at the first error. Duplicate
         // ids are looked for once, at the end, whichever reader read the fences.
         func add(_ item: JSONValue, _ k: Int, geoJSON: Bool) -> OptionFileError? {
             do throws(OptionFileError) {
                 let properties = geoJSON ? (item["properties"] ?? .object([])) : item
-                fences.append(try fence(item, properties: properties, at: k, name: name, geoJSON: geoJSON))
+                let f = try fence(item, properties: properties, at: k, name: name, geoJSON: geoJSON)
+                read.fences.append(f)
+                read.hashes.append(idHash(f.id))
                 return nil
             } catch {
                 return error
@@ -59,8 +62,9 @@ public enum FenceFile {
                     var walk = JSONWalk()
                     while let k = try s.nextElement(&walk) {
                         let at = s.position
-                        if let f = quickFence(&s) {
-                            fences.append(f)
+                        if let (f, hash) = quickFence(&s) {
+                            read.fences.append(f)
+                            read.hashes.append(hash)
                             continue
                         }
                         s.position = at
@@ -98,7 +102,8 @@ public enum FenceFile {
             }
         }
         if let failure { throw failure }
-        if let (first, second) = firstDuplicate(fences) {
+        let fences = read.fences
+        if let (first, second) = firstDuplicate(fences, hashes: read.hashes) {
             throw OptionFileError(
                 "--fences \(name): fence \(second + 1) has the id \(fences[second].id.debugDescription) of fence \(first + 1): ids must be unique"
             )
@@ -106,16 +111,28 @@ public enum FenceFile {
         return fences
     }
 
+    /// What `parse` has read: the fences, and each one's id hashed for the duplicate check
+    /// (from the file's bytes where the quick reader read them). A class with unchecked
+    /// properties, because the reading closures share it: as captured local variables, each
+    /// append paid a run-time exclusivity check (about 190 instructions a fence).
+    final class ReadFences {
+        // Unchecked: only `parse` appends to them, one element at a time, never re-entering.
+        @exclusivity(unchecked) var fences: [Fence] = []
+        @exclusivity(unchecked) var hashes: [UInt64] = []
+    }
+
     /// `{"id":"…","lat":…,"lon":…,"radius":…}` with the members in any order, string id, no
     /// escapes, valid values: the common case, read byte by byte without building JSON values
     /// or going through the scanner's general calls. Nil for anything else, which the general
     /// reader then reads and, if wrong, explains. On success the scanner is after the object.
-    static func quickFence(_ s: inout JSONScanner) -> Fence? {
+    /// The id's hash (`idHash`) comes with it.
+    static func quickFence(_ s: inout JSONScanner) -> (Fence, UInt64)? {
         guard let base = s.bytes.baseAddress else { return nil }
         var b = QuickBytes(base: base, count: s.bytes.count, at: s.position)
         b.skipSpace()
         guard b.take(UInt8(ascii: "{")) else { return nil }
         var id: String?
+        var hash: UInt64 = 0
         var lat = Double.nan
         var lon = Double.nan
         var radius = Double.nan
@@ -128,7 +145,19 @@ public enum FenceFile {
             let c0 = k.count > 0 ? k[0] : 0
             if k.count == 2, c0 == UInt8(ascii: "i"), k[1] == UInt8(ascii: "d") {
                 guard id == nil, let text = b.plainString() else { return nil }
-                id = String(decoding: text, as: UTF8.self)
+                let ascii = text.allSatisfy { $0 < 0x80 }
+                if ascii, text.count <= 15, let t = text.baseAddress {
+                    // A short ASCII id: a small string, made without UTF-8 repair.
+                    id = String(unsafeUninitializedCapacity: text.count) { buffer in
+                        guard let base = buffer.baseAddress else { return 0 }
+                        base.update(from: t, count: text.count)
+                        return text.count
+                    }
+                } else {
+                    id = String(decoding: text, as: UTF8.self)
+                }
+                // The bytes are the string's own UTF-8 unless decoding repaired them.
+                hash = ascii ? idHash(text) : idHash(id ?? "")
             } else if k.count == 3, c0 == UInt8(ascii: "l"), k[1] == UInt8(ascii: "a"), k[2] == UInt8(ascii: "t") {
                 guard let v = b.number() else { return nil }
                 lat = v
@@ -153,7 +182,7 @@ public enum FenceFile {
         }
         guard let id, lat >= -90, lat <= 90, lon >= -180, lon <= 180, radius >= 0 else { return nil }
         s.position = b.i
-        return Fence(id: id, lat: lat, lon: lon, radius: radius)
+        return (Fence(id: id, lat: lat, lon: lon, radius: radius), hash)
     }
 
     /// The cursor of `quickFence`: the file's bytes and a position, read without the
