@@ -74,4 +74,35 @@ struct TemporaryFileTests {
         }
         #expect(Self.openFiles(named: "gpx2fix-waypoints") == before)
     }
+
+    /// The one retry loop of pread and pwrite, against a scripted call: short counts go on from
+    /// where they stopped, EINTR is tried again, 0 ends early, another error is thrown.
+    @Test func retryLoop() throws {
+        // Each step: what the call returns, and the errno it leaves.
+        func run(_ count: Int, _ script: [(Int, Int32)]) throws(SystemError) -> (done: Int, asked: [Int]) {
+            var asked: [Int] = []
+            var step = 0
+            let done = try TemporaryFile.whole(count) { done in
+                asked.append(done)
+                let (n, e) = step < script.count ? script[step] : (0, 0)
+                step += 1
+                errno = e
+                return n
+            }
+            return (done, asked)
+        }
+        let short = try run(10, [(3, 0), (-1, EINTR), (4, 0), (3, 0)])
+        #expect(short.done == 10)
+        #expect(short.asked == [0, 3, 3, 7])
+        let ended = try run(10, [(6, 0), (0, 0)])
+        #expect(ended.done == 6)
+        #expect(ended.asked == [0, 6])
+        #expect(try run(0, []).asked.isEmpty)
+        do {
+            _ = try run(10, [(2, 0), (-1, ENOSPC)])
+            Issue.record("ENOSPC was not thrown")
+        } catch {
+            #expect(error.errno == ENOSPC)
+        }
+    }
 }

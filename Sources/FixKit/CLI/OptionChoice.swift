@@ -1,6 +1,7 @@
 /// The values of an option that takes one of a few words: the cases of a type. The option's
 /// table entry (`OptionSpec(_:value:choices:help:)`), its help, shell completion, parsing
-/// (`ParsedOptions.choice`) and the error for a wrong word all take the words from here.
+/// (`ParsedOptions`, which checks the word, and `ParsedOptions.choice`) and the error for a wrong
+/// word all take the words from here.
 public protocol OptionChoice: CaseIterable, RawRepresentable, Sendable where RawValue == String {
     /// What a value is, for the error message: "a rule" in `--rule 'x' is not a rule`.
     static var what: String { get }
@@ -26,6 +27,6 @@ extension OptionChoice {
 extension OptionSpec {
     /// An option that takes one of the words of `T`.
     public init<T: OptionChoice>(_ name: String, value: String, choices: T.Type, help: String) {
-        self.init(name, value: value, choices: T.words, help: help)
+        self.init(name, value: value, choices: T.words, kind: .choice(what: T.what, expected: T.listed()), help: help)
     }
 }

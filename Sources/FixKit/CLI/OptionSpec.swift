@@ -1,5 +1,6 @@
 /// One command-line option. Each tool has one table of these; the same table drives parsing
-/// and `--help`, so the help cannot drift from what is parsed.
+/// (each value is checked against the option's `kind` there) and `--help`, so the help cannot
+/// drift from what is parsed.
 public struct OptionSpec: Sendable {
     /// Long name without the dashes: `max-hacc`.
     public var name: String
@@ -10,12 +11,41 @@ public struct OptionSpec: Sendable {
     /// The values the option takes when they are a fixed list (`--rule`), for shell
     /// completion; empty when any value of its kind goes.
     public var choices: [String]
+    /// What the value must be; `ParsedOptions` checks it, and the tool reads it typed.
+    public var kind: OptionKind
 
+    /// A flag (no `value`), or an option whose value the tool reads itself (a name, a file, a
+    /// list): any text is accepted here. `choices` only fill shell completion.
     public init(_ name: String, value: String? = nil, choices: [String] = [], help: String) {
+        self.init(name, value: value, choices: choices, kind: value == nil ? .flag : .text, help: help)
+    }
+
+    init(_ name: String, value: String?, choices: [String] = [], kind: OptionKind, help: String) {
         self.name = name
         self.value = value
         self.choices = choices
+        self.kind = kind
         self.help = help
+    }
+
+    /// A number in `range` (`ParsedOptions.double`); with `orOff`, also the word `off`, a rule
+    /// turned off.
+    public static func number(
+        _ name: String, value: String, in range: ClosedRange<Double>, orOff: Bool = false, help: String
+    ) -> OptionSpec {
+        OptionSpec(name, value: value, kind: .number(range, orOff: orOff), help: help)
+    }
+
+    /// A whole number in `range` (`ParsedOptions.integer`).
+    public static func integer(_ name: String, value: String, in range: ClosedRange<Int>, help: String)
+        -> OptionSpec
+    {
+        OptionSpec(name, value: value, kind: .integer(range), help: help)
+    }
+
+    /// A time in RFC 3339 (`ParsedOptions.time`).
+    public static func time(_ name: String, value: String = "TIME", help: String) -> OptionSpec {
+        OptionSpec(name, value: value, kind: .time, help: help)
     }
 
     /// Options every tool takes, appended to each tool's own table.

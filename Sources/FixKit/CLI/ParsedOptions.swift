@@ -1,10 +1,20 @@
 /// Command-line arguments parsed against a tool's option table: GNU-style long options
 /// (`--name VALUE` or `--name=VALUE`), `--` to end them, and operands. `-` is an operand
-/// (standard input). Every accessor that converts a value names the option when it fails.
+/// (standard input). Every value is checked here against its option's kind in the table
+/// (`OptionKind`: a number in its range, a whole number, a time, one of a type's words), so a
+/// bad value is a usage error naming the option before the tool starts, and the tool reads
+/// each value typed, without repeating the range. `--help` and `--version` win over a bad
+/// value: with either, values are not checked.
 public struct ParsedOptions: Sendable {
     public private(set) var values: [String: String] = [:]
     public private(set) var flags: Set<String> = []
     public private(set) var operands: [String] = []
+    /// The checked values, by option name: numbers (`off` ones in `turnedOff`), whole
+    /// numbers and times.
+    private var numbers: [String: Double] = [:]
+    private var turnedOff: Set<String> = []
+    private var integers: [String: Int] = [:]
+    private var times: [String: Timestamp] = [:]
 
     public init(arguments: [String], table: [OptionSpec]) throws(UsageError) {
         var i = 0
@@ -51,22 +61,52 @@ public struct ParsedOptions: Sendable {
                 i += 1
             }
         }
+        if flags.contains("help") || flags.contains("version") { return }
+        // The last value given of each option, in the table's order.
+        for spec in table {
+            guard let text = values[spec.name] else { continue }
+            try check(text, spec)
+        }
     }
 
-    public func has(_ flag: String) -> Bool { flags.contains(flag) }
-
-    public func string(_ name: String) -> String? { values[name] }
-
-    /// A number option; `off` gives nil when `allowOff`.
-    public func double(_ name: String, default def: Double?, range: ClosedRange<Double>? = nil, allowOff: Bool = false)
-        throws(UsageError) -> Double?
-    {
-        guard let text = values[name] else { return def }
-        if allowOff, text == "off" { return nil }
-        guard let v = DecimalNumber.parse(text) else {
-            throw UsageError("--\(name) '\(text)' is not a number\(allowOff ? " or 'off'" : "")")
+    /// Checks `text`, the value of `spec`'s option, against its kind, and keeps it typed.
+    private mutating func check(_ text: String, _ spec: OptionSpec) throws(UsageError) {
+        let name = spec.name
+        switch spec.kind {
+        case .flag, .text:
+            return
+        case .number(let range, let orOff):
+            if orOff, text == "off" {
+                turnedOff.insert(name)
+                return
+            }
+            numbers[name] = try ParsedOptions.number(text, name: name, in: range, orOff: orOff)
+        case .integer(let range):
+            // Read as a number first (`3`, `3.0` and `3e0` are all 3), so that a value out of
+            // range says so whether or not it is whole.
+            let v = try ParsedOptions.number(
+                text, name: name, in: Double(range.lowerBound)...Double(range.upperBound), orOff: false)
+            guard v == v.rounded() else { throw UsageError("--\(name) '\(text)' is not a whole number") }
+            integers[name] = Int(v)
+        case .time:
+            guard let t = Timestamp.parse(text) else {
+                throw UsageError("--\(name) '\(text)' is not an RFC 3339 time such as 2026-01-01T09:00:00Z")
+            }
+            times[name] = t
+        case .choice(let what, let expected):
+            guard spec.choices.contains(text) else {
+                throw UsageError("--\(name) '\(text)' is not \(what): expected \(expected)")
+            }
         }
-        if let range, !range.contains(v) {
+    }
+
+    private static func number(_ text: String, name: String, in range: ClosedRange<Double>, orOff: Bool)
+        throws(UsageError) -> Double
+    {
+        guard let v = DecimalNumber.parse(text) else {
+            throw UsageError("--\(name) '\(text)' is not a number\(orOff ? " or 'off'" : "")")
+        }
+        guard range.contains(v) else {
             throw UsageError(
                 "--\(name) \(text) is out of range: expected \(DecimalNumber.text(range.lowerBound)) to \(range.upperBound == .greatestFiniteMagnitude ? "any larger number" : DecimalNumber.text(range.upperBound))"
             )
@@ -74,46 +114,35 @@ public struct ParsedOptions: Sendable {
         return v
     }
 
-    /// A number option that has a default, so always a number.
-    public func double(_ name: String, default def: Double, range: ClosedRange<Double>) throws(UsageError) -> Double {
-        try double(name, default: Optional(def), range: range) ?? def
+    public func has(_ flag: String) -> Bool { flags.contains(flag) }
+
+    public func string(_ name: String) -> String? { values[name] }
+
+    /// A number option's value (in its table range), nil when it was not given or was `off`.
+    public func double(_ name: String) -> Double? { numbers[name] }
+
+    /// A number option's value, `def` when it was not given.
+    public func double(_ name: String, default def: Double) -> Double { numbers[name] ?? def }
+
+    /// A number option that can be turned off: nil for `off`, `def` when it was not given.
+    public func double(_ name: String, default def: Double?) -> Double? {
+        turnedOff.contains(name) ? nil : numbers[name] ?? def
     }
 
-    /// A whole-number option in `range`. The value is read as a number first (`3`, `3.0` and
-    /// `3e0` are all 3), so that a value out of range says so whether or not it is whole.
-    public func integer(_ name: String, default def: Int?, range: ClosedRange<Int>) throws(UsageError) -> Int? {
-        guard let text = values[name] else { return def }
-        guard
-            let v = try double(name, default: nil, range: Double(range.lowerBound)...Double(range.upperBound)),
-            v == v.rounded()
-        else {
-            throw UsageError("--\(name) '\(text)' is not a whole number")
-        }
-        return Int(v)
-    }
+    /// A whole-number option's value (in its table range), nil when it was not given.
+    public func integer(_ name: String) -> Int? { integers[name] }
 
-    /// A whole-number option that has a default, so always a number.
-    public func integer(_ name: String, default def: Int, range: ClosedRange<Int>) throws(UsageError) -> Int {
-        try integer(name, default: Optional(def), range: range) ?? def
-    }
+    /// A whole-number option's value, `def` when it was not given.
+    public func integer(_ name: String, default def: Int) -> Int { integers[name] ?? def }
 
     /// An option whose value is one of the words of `T` (or an alias); nil when not given.
-    public func choice<T: OptionChoice>(_ name: String, _ type: T.Type) throws(UsageError) -> T? {
+    public func choice<T: OptionChoice>(_ name: String, _ type: T.Type) -> T? {
         guard let text = values[name] else { return nil }
-        guard let v = T(rawValue: text) ?? T.aliases.first(where: { $0.word == text })?.value else {
-            throw UsageError("--\(name) '\(text)' is not \(T.what): expected \(T.listed())")
-        }
-        return v
+        return T(rawValue: text) ?? T.aliases.first(where: { $0.word == text })?.value
     }
 
-    /// A time option in RFC 3339.
-    public func time(_ name: String) throws(UsageError) -> Timestamp? {
-        guard let text = values[name] else { return nil }
-        guard let t = Timestamp.parse(text) else {
-            throw UsageError("--\(name) '\(text)' is not an RFC 3339 time such as 2026-01-01T09:00:00Z")
-        }
-        return t
-    }
+    /// A time option (RFC 3339); nil when it was not given.
+    public func time(_ name: String) -> Timestamp? { times[name] }
 
     /// The file an option names, where `-` is standard input (or output), as it is for an
     /// operand; standard input cannot be both an option's file and an input, so

@@ -1,8 +1,8 @@
-/// A binary min-heap of blocks and fences for `nearestEdges`: by bound, blocks before fences
-/// at an equal bound (a block may still hold a fence of that edge with a smaller number),
-/// fences by number.
+/// The min-heap (a `BinaryHeap`) of blocks and fences for `nearestEdges`: by bound, blocks
+/// before fences at an equal bound (a block may still hold a fence of that edge with a smaller
+/// number), fences by number.
 struct NearestHeap {
-    struct Entry {
+    struct Entry: HeapOrdered {
         var bound: Double
         var isFence: Bool
         var level: Int32
@@ -20,36 +20,9 @@ struct NearestHeap {
         }
     }
 
-    private var items: [Entry] = []
+    private var heap = BinaryHeap<Entry>()
 
-    mutating func push(_ e: Entry) {
-        items.append(e)
-        var i = items.count - 1
-        while i > 0 {
-            let parent = (i - 1) / 2
-            guard Entry.before(items[i], items[parent]) else { break }
-            items.swapAt(i, parent)
-            i = parent
-        }
-    }
+    mutating func push(_ e: Entry) { heap.push(e) }
 
-    mutating func pop() -> Entry? {
-        guard let top = items.first else { return nil }
-        let last = items.removeLast()
-        if !items.isEmpty {
-            items[0] = last
-            var i = 0
-            while true {
-                let l = 2 * i + 1
-                let r = l + 1
-                var m = i
-                if l < items.count, Entry.before(items[l], items[m]) { m = l }
-                if r < items.count, Entry.before(items[r], items[m]) { m = r }
-                if m == i { break }
-                items.swapAt(i, m)
-                i = m
-            }
-        }
-        return top
-    }
+    mutating func pop() -> Entry? { heap.pop() }
 }

@@ -52,7 +52,9 @@ final class GzipInflater {
                 do {
                     n = try input.withUnsafeMutableBytes { raw in
                         // SAFETY: raw is valid inside the closure, which `fill` does not outlive.
-                        try fill(raw.baseAddress!, raw.count)
+                        // `input` is never empty (a chunk); with no bytes there is nothing to fill.
+                        guard let base = raw.baseAddress else { return 0 }
+                        return try fill(base, raw.count)
                     }
                 } catch {
                     throw GzipError.read(error)
@@ -80,8 +82,11 @@ final class GzipInflater {
             do {
                 (produced, rc) = input.withUnsafeMutableBufferPointer { buf in
                     // SAFETY: next_in points into `input` and next_out into `p`, both valid for
-                    // the counts given and for the duration of this one inflate call.
-                    stream.next_in = buf.baseAddress! + inputOffset
+                    // the counts given and for the duration of this one inflate call. `input`
+                    // holds unread bytes here (inputOffset < inputCount), so it has a base
+                    // address; without one, a stream error (not reached).
+                    guard let base = buf.baseAddress else { return (0, Z_STREAM_ERROR) }
+                    stream.next_in = base + inputOffset
                     stream.avail_in = UInt32(inputCount - inputOffset)
                     stream.next_out = p.assumingMemoryBound(to: Bytef.self)
                     stream.avail_out = UInt32(min(capacity, Int(UInt32.max)))

@@ -106,8 +106,10 @@ public final class InputReader {
         while got < 3 {
             // SAFETY: `first`'s 3 bytes are lent to the read for this closure only.
             let n = try first.withUnsafeMutableBytes { raw in
-                // SAFETY: got < 3 leaves 3 - got bytes of room in the 3-byte buffer.
-                try rawRead(into: raw.baseAddress! + got, capacity: 3 - got)
+                // SAFETY: got < 3 leaves 3 - got bytes of room in the 3-byte buffer (never empty,
+                // so its base address is there).
+                guard let base = raw.baseAddress else { return 0 }
+                return try rawRead(into: base + got, capacity: 3 - got)
             }
             if n == 0 { break }
             got += n
@@ -177,9 +179,11 @@ public final class InputReader {
             }
             // SAFETY: `storage`'s bytes are lent to the read for this closure only; the read writes
             // at most `raw.count - filled` bytes after the `filled` already there, so it stays
-            // inside the buffer.
+            // inside the buffer. `storage` is never empty (it starts at a chunk, or `capacity` bytes), so
+            // it has a base address; without one there would be nothing to read into: the end.
             let n = try storage.withUnsafeMutableBytes { raw in
-                try read(into: raw.baseAddress! + filled, capacity: raw.count - filled)
+                guard let base = raw.baseAddress else { return 0 }
+                return try read(into: base + filled, capacity: raw.count - filled)
             }
             if n == 0 { eof = true }
             let newEnd = filled + n
@@ -231,7 +235,8 @@ public final class InputReader {
                 // SAFETY: `storage` is lent for the closure; `consumed + rest` = `newEnd` <= its
                 // count, so both ranges of the move are inside it (memmove allows them to overlap).
                 storage.withUnsafeMutableBytes { raw in
-                    _ = memmove(raw.baseAddress!, raw.baseAddress! + consumed, rest)
+                    guard let base = raw.baseAddress else { return }  // not reached: rest > 0
+                    _ = memmove(base, base + consumed, rest)
                 }
             }
             filled = rest
@@ -258,11 +263,12 @@ func withoutBOM(_ buf: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ n
 
 // SAFETY: `from..<to` lies inside `buf` (callers pass `to` <= `buf.count`); memchr reads only
 // there, and the pointer it returns is inside `buf`, so its distance is an index of `buf`. `buf` is
-// never empty here: `from < to` is checked by the caller's loop.
+// never empty here (`from < to` is checked by the caller's loop), so it has a base address; an empty
+// one would hold no newline.
 @inline(__always)
 func findNewline(_ buf: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Int? {
-    guard let p = memchr(buf.baseAddress! + from, 0x0A, to - from) else { return nil }
-    return buf.baseAddress!.distance(to: p.assumingMemoryBound(to: UInt8.self))
+    guard let base = buf.baseAddress, let p = memchr(base + from, 0x0A, to - from) else { return nil }
+    return base.distance(to: p.assumingMemoryBound(to: UInt8.self))
 }
 
 // SAFETY: `p` must have room for `n` bytes for the call (callers pass a buffer of their own and its

@@ -44,11 +44,12 @@ public final class OutputSink {
         var failure: OutputError?
         // SAFETY: `buffer`'s storage, lent for the closure only and not resized in it; each write
         // reads `offset ..< raw.count` of it. (`buffer` is never empty here, so `baseAddress` is
-        // not nil.)
+        // there; without it there would be nothing to write.)
         buffer.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress else { return }
             var offset = 0
             while offset < raw.count {
-                let n = Glibc_write(fd, raw.baseAddress! + offset, raw.count - offset)
+                let n = Glibc_write(fd, base + offset, raw.count - offset)
                 if n < 0 {
                     let e = errno
                     if e == EINTR { continue }

@@ -21,8 +21,10 @@ struct ReplayBuffer {
         guard n > 0 else { return 0 }
         bytes.withUnsafeBytes { raw in
             // SAFETY: n bytes from offset are within the array (n <= count - offset), and `p`
-            // has room for capacity >= n bytes.
-            _ = memcpy(p, raw.baseAddress! + offset, n)
+            // has room for capacity >= n bytes. n > 0, so the array is not empty and has a base
+            // address.
+            guard let base = raw.baseAddress else { return }
+            _ = memcpy(p, base + offset, n)
         }
         offset += n
         if offset == bytes.count {

@@ -59,17 +59,14 @@ final class TemporaryFile {
     // SAFETY: `bytes` is the caller's, readable for this call only; nothing keeps it.
     func write(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws(SystemError) {
         guard let base = bytes.baseAddress else { return }
-        var done = 0
-        while done < bytes.count {
+        let done = try TemporaryFile.whole(bytes.count) { done in
             // SAFETY: `base + done ..< base + bytes.count` lies inside the caller's buffer, which
             // lives for this call; pwrite only reads it.
-            let n = pwrite(fd, base + done, bytes.count - done, off_t(offset) + off_t(done))
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw SystemError.last
-            }
-            done += n
+            pwrite(fd, base + done, bytes.count - done, off_t(offset) + off_t(done))
         }
+        // pwrite writes something or fails; 0 for a count above 0 would be a device that takes
+        // no more bytes.
+        guard done == bytes.count else { throw SystemError(errno: EIO) }
         size = max(size, offset + Int64(done))
     }
 
@@ -89,19 +86,30 @@ final class TemporaryFile {
     // SAFETY: `buffer` is the caller's, writable for this call only; pread writes only inside it.
     func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
         guard let base = buffer.baseAddress else { return 0 }
-        var got = 0
-        while got < buffer.count {
+        return try TemporaryFile.whole(buffer.count) { got in
             // SAFETY: `base + got ..< base + buffer.count` lies inside the caller's buffer, which
             // lives for this call; pread writes only there.
-            let n = pread(fd, base + got, buffer.count - got, off_t(offset) + off_t(got))
+            pread(fd, base + got, buffer.count - got, off_t(offset) + off_t(got))
+        }
+    }
+
+    /// The retry loop of `pread` and `pwrite`: calls `io` with the bytes done so far until
+    /// `count` are done, again after EINTR and after a short count; stops early when `io`
+    /// returns 0 (the end of the file, for pread). Returns the bytes done; a failure throws its
+    /// errno.
+    @inline(__always)
+    static func whole(_ count: Int, _ io: (_ done: Int) -> Int) throws(SystemError) -> Int {
+        var done = 0
+        while done < count {
+            let n = io(done)
             if n < 0 {
                 if errno == EINTR { continue }
                 throw SystemError.last
             }
             if n == 0 { break }
-            got += n
+            done += n
         }
-        return got
+        return done
     }
 
     /// Calls `body` with the bytes `offset ..< offset + count`, in order, a chunk of at most

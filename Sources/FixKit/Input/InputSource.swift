@@ -35,8 +35,10 @@ public final class InputSource {
     /// Reads into `buffer` from its start; returns the number of bytes read, 0 at the end.
     public func read(into buffer: inout [UInt8]) throws -> Int {
         try buffer.withUnsafeMutableBytes { raw in
-            // SAFETY: the pointer is valid inside this closure, which `read` does not outlive.
-            try read(into: raw.baseAddress!, capacity: raw.count)
+            // SAFETY: the pointer is valid inside this closure, which `read` does not outlive. An
+            // empty buffer has no base address and room for nothing: 0 bytes read.
+            guard let base = raw.baseAddress else { return 0 }
+            return try read(into: base, capacity: raw.count)
         }
     }
 }

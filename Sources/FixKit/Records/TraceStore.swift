@@ -89,9 +89,7 @@ public struct TraceStore<State> {
                 let s = starts[current]
                 let n = starts[current + 1] - s
                 return name.count == n
-                    && arena.withUnsafeBufferPointer { a in
-                        n == 0 || memcmpBytes(name.baseAddress!, a.baseAddress! + s, n)
-                    }
+                    && arena.withUnsafeBufferPointer { a in sameBytes(name, a, at: s, count: n) }
             }
             if same {
                 currentName = trace
@@ -165,7 +163,7 @@ public struct TraceStore<State> {
                 if e == 0 { return (-1, i) }
                 let s = starts[e - 1]
                 let n = starts[e] - s
-                if n == name.count, n == 0 || memcmpBytes(name.baseAddress!, a.baseAddress! + s, n) {
+                if n == name.count, sameBytes(name, a, at: s, count: n) {
                     return (e - 1, i)
                 }
                 i = (i + 1) & mask
@@ -259,4 +257,16 @@ public struct TraceStore<State> {
             i = m
         }
     }
+}
+
+/// Whether `name`'s `count` bytes are `arena[start ..< start + count]`.
+// SAFETY: both buffers are the callers' for the call; `start + count <= arena.count` and
+// `count == name.count` (the callers check), so memcmpBytes reads inside both. A buffer without
+// a base address is empty: then `count` is 0 and the bytes are the same.
+@inline(__always)
+private func sameBytes(
+    _ name: UnsafeBufferPointer<UInt8>, _ arena: UnsafeBufferPointer<UInt8>, at start: Int, count: Int
+) -> Bool {
+    guard count > 0, let p = name.baseAddress, let q = arena.baseAddress else { return count == 0 }
+    return memcmpBytes(p, q + start, count)
 }

@@ -32,26 +32,28 @@ public struct FenceRuleTool: Tool {
             OptionSpec(
                 "rule", value: "RULE", choices: FenceRuleKind.self,
                 help: "\(FenceRuleKind.listed(default: .confident))."),
-            OptionSpec("enter", value: "P", help: "Enter when P(inside) is above P (default 0.9)."),
-            OptionSpec("exit", value: "P", help: "Exit when P(inside) is below P (default 0.1)."),
-            OptionSpec("dwell", value: "N", help: "Consecutive contradicting fixes before a change (default 3)."),
-            OptionSpec(
-                "dwell-distance", value: "M",
+            .number("enter", value: "P", in: 0...1, help: "Enter when P(inside) is above P (default 0.9)."),
+            .number("exit", value: "P", in: 0...1, help: "Exit when P(inside) is below P (default 0.1)."),
+            .integer(
+                "dwell", value: "N", in: 1...1_000_000_000,
+                help: "Consecutive contradicting fixes before a change (default 3)."),
+            .number(
+                "dwell-distance", value: "M", in: 0...1e9,
                 help: "adaptive, steady: movement in metres that also ends the dwell (default 20)."),
-            OptionSpec(
-                "tau", value: "S",
+            .number(
+                "tau", value: "S", in: 0...1e9,
                 help: "steady: the time constant of the position error in seconds (default 30)."),
-            OptionSpec(
-                "still-speed", value: "V",
+            .number(
+                "still-speed", value: "V", in: 0...1e9,
                 help: "steady: a Doppler speed of at most V m/s is a user standing still (default 0.5)."),
             OptionSpec(
                 "assume", value: "STATE", choices: FenceStart.self,
                 help: "How a fence starts: \(FenceStart.listed(default: .outside))."),
-            OptionSpec(
-                "default-hacc", value: "M",
+            .number(
+                "default-hacc", value: "M", in: 0...1e9,
                 help: "The hacc of fixes that have none (default 10), said once on standard error."),
-            OptionSpec(
-                "limit", value: "N",
+            .integer(
+                "limit", value: "N", in: 2...1_000_000_000,
                 help:
                     "Replay Core Location's budget of N monitored regions: the N-1 nearest fences and a refresh circle."
             ),
@@ -68,21 +70,21 @@ public struct FenceRuleTool: Tool {
             throw UsageError("--fences FILE is required: the fences to watch")
         }
         var settings = FenceRuleSettings()
-        if let kind = try options.choice("rule", FenceRuleKind.self) { settings.kind = kind }
-        settings.enter = try options.double("enter", default: 0.9, range: 0...1)
-        settings.exit = try options.double("exit", default: 0.1, range: 0...1)
+        if let kind = options.choice("rule", FenceRuleKind.self) { settings.kind = kind }
+        settings.enter = options.double("enter", default: settings.enter)
+        settings.exit = options.double("exit", default: settings.exit)
         guard settings.exit < settings.enter else {
             throw UsageError(
                 "--exit \(DecimalNumber.text(settings.exit)) must be below --enter \(DecimalNumber.text(settings.enter))"
             )
         }
-        settings.dwell = try options.integer("dwell", default: 3, range: 1...1_000_000_000)
-        settings.dwellDistance = try options.double("dwell-distance", default: 20, range: 0...1e9)
-        settings.tau = try options.double("tau", default: 30, range: 0...1e9)
-        settings.stillSpeed = try options.double("still-speed", default: 0.5, range: 0...1e9)
-        if let start = try options.choice("assume", FenceStart.self) { settings.assumeInside = start == .inside }
-        defaultHacc = try options.double("default-hacc", default: DefaultHacc.metres, range: 0...1e9)
-        let limit = try options.integer("limit", default: nil, range: 2...1_000_000_000)
+        settings.dwell = options.integer("dwell", default: settings.dwell)
+        settings.dwellDistance = options.double("dwell-distance", default: settings.dwellDistance)
+        settings.tau = options.double("tau", default: settings.tau)
+        settings.stillSpeed = options.double("still-speed", default: settings.stillSpeed)
+        if let start = options.choice("assume", FenceStart.self) { settings.assumeInside = start == .inside }
+        defaultHacc = options.double("default-hacc", default: DefaultHacc.metres)
+        let limit = options.integer("limit")
         traceOutput = options.has("trace")
         let fences = try FenceFile.load(path: path)
         guard fences.count <= FenceIndex.capacity else {

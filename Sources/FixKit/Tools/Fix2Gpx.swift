@@ -31,8 +31,8 @@ public struct Fix2Gpx: Tool {
                 help:
                     "Write a GeoJSON FeatureCollection instead: a LineString per run of fixes of one trace and seg (a Point for one fix), every field as a per-position array."
             ),
-            OptionSpec(
-                "pace", value: "V",
+            .number(
+                "pace", value: "V", in: 1e-9...Double.greatestFiniteMagnitude,
                 help: "Give fixes without time a time at V metres per second from the last known time (or --start)."),
             OptionSpec("only", value: "NAME", help: "Keep the fixes of trace NAME alone."),
             OptionSpec(
@@ -40,8 +40,8 @@ public struct Fix2Gpx: Tool {
                 help:
                     "Write one file per trace into DIR (made if missing), named from the trace; list the files written on standard output."
             ),
-            OptionSpec(
-                "start", value: "TIME",
+            .time(
+                "start",
                 help:
                     "With --pace, the time of the first fix when no earlier fix has one (default 2000-01-01T00:00:00Z)."
             ),
@@ -61,8 +61,8 @@ public struct Fix2Gpx: Tool {
         if geojson && options.has("xcode") {
             throw UsageError("--geojson and --xcode each choose what is written: give one")
         }
-        pace = try options.double("pace", default: nil, range: 1e-9...Double.greatestFiniteMagnitude)
-        start = try options.time("start") ?? .y2k
+        pace = options.double("pace")
+        start = options.time("start") ?? .y2k
         if options.string("start") != nil && pace == nil {
             throw UsageError("--start is used with --pace, which gives fixes without time their times")
         }

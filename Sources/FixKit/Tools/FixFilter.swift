@@ -24,24 +24,28 @@ public struct FixFilter: Tool {
               fixfilter --preset significant-change --rejects dropped.ndjson day.ndjson
             """,
         options: [
-            OptionSpec("max-hacc", value: "M", help: "Reject hacc negative or >= M metres (default 100, or off)."),
+            .number(
+                "max-hacc", value: "M", in: 0...Double.greatestFiniteMagnitude, orOff: true,
+                help: "Reject hacc negative or >= M metres (default 100, or off)."),
             OptionSpec("require-hacc", help: "Reject fixes without hacc (reason hacc); by default they pass."),
-            OptionSpec(
-                "max-age", value: "S",
+            .number(
+                "max-age", value: "S", in: 1e-3...Double.greatestFiniteMagnitude, orOff: true,
                 help:
                     "Reject a fix S or more seconds older than the clock: the newest time seen on its trace, or --now (default 15, or off)."
             ),
-            OptionSpec(
-                "now", value: "TIME",
+            .time(
+                "now",
                 help: "Fix the clock at TIME (RFC 3339); fixes S or more seconds in the future are rejected too."),
-            OptionSpec("max-speed", value: "V", help: "Reject a reported speed above V m/s (default 80, or off)."),
+            .number(
+                "max-speed", value: "V", in: 0...Double.greatestFiniteMagnitude, orOff: true,
+                help: "Reject a reported speed above V m/s (default 80, or off)."),
             OptionSpec(
                 "course", value: "MODE", choices: CourseMode.self,
                 help:
                     "A course without a valid cacc (present, >= 0): strip it (default), reject the fix, or keep it (also: off)."
             ),
-            OptionSpec(
-                "min-move", value: "M",
+            .number(
+                "min-move", value: "M", in: 0...Double.greatestFiniteMagnitude, orOff: true,
                 help: "Reject a fix less than M metres from the last fix passed on its trace (default 10, or off)."),
             OptionSpec(
                 "preset", value: "NAME", choices: FilterPreset.all.map(\.name),
@@ -73,15 +77,13 @@ public struct FixFilter: Tool {
                 preset.apply(to: &rules)
             }
         }
-        let positive = 0...Double.greatestFiniteMagnitude
-        rules.maxHacc = try options.double("max-hacc", default: rules.maxHacc, range: positive, allowOff: true)
-        rules.maxAge = try options.double(
-            "max-age", default: rules.maxAge, range: 1e-3...Double.greatestFiniteMagnitude, allowOff: true)
-        rules.maxSpeed = try options.double("max-speed", default: rules.maxSpeed, range: positive, allowOff: true)
-        rules.minMove = try options.double("min-move", default: rules.minMove, range: positive, allowOff: true)
+        rules.maxHacc = options.double("max-hacc", default: rules.maxHacc)
+        rules.maxAge = options.double("max-age", default: rules.maxAge)
+        rules.maxSpeed = options.double("max-speed", default: rules.maxSpeed)
+        rules.minMove = options.double("min-move", default: rules.minMove)
         rules.requireHacc = options.has("require-hacc")
-        rules.now = try options.time("now")
-        if let mode = try options.choice("course", CourseMode.self) { rules.course = mode }
+        rules.now = options.time("now")
+        if let mode = options.choice("course", CourseMode.self) { rules.course = mode }
         self.rules = rules
         stats = options.has("stats")
         rejectsPath = options.string("rejects")

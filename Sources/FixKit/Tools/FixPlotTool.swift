@@ -21,9 +21,9 @@ public struct FixPlotTool: Tool {
                 "fences", value: "FILE",
                 help: "The fences to draw, in the form fencerule --fences reads (-: standard input)."),
             OptionSpec("html", help: "Write one self-contained HTML page (legend, details on hover) instead of SVG."),
-            OptionSpec("width", value: "PX", help: "The picture's width in pixels (default 960)."),
-            OptionSpec(
-                "height", value: "PX",
+            .number("width", value: "PX", in: 200...20000, help: "The picture's width in pixels (default 960)."),
+            .number(
+                "height", value: "PX", in: 200...20000,
                 help: "The picture's height in pixels (default 720); panels take theirs from the map's."),
             OptionSpec("title", value: "TEXT", help: "A title above the map."),
             OptionSpec("only", value: "NAME", help: "Draw the records of trace NAME alone."),
@@ -31,8 +31,10 @@ public struct FixPlotTool: Tool {
                 "color", value: "BY", choices: PlotColoring.self,
                 help: "trace (default): a colour per trace; time: colour by time, with a key."),
             OptionSpec("hacc", help: "Draw each fix's accuracy circle (hacc)."),
-            OptionSpec("enter", value: "P", help: "The enter threshold drawn on the P(inside) strip (default 0.9)."),
-            OptionSpec("exit", value: "P", help: "The exit threshold drawn on the P(inside) strip (default 0.1)."),
+            .number(
+                "enter", value: "P", in: 0...1, help: "The enter threshold drawn on the P(inside) strip (default 0.9)."),
+            .number(
+                "exit", value: "P", in: 0...1, help: "The exit threshold drawn on the P(inside) strip (default 0.1)."),
         ])
 
     let options: PlotOptions
@@ -40,15 +42,15 @@ public struct FixPlotTool: Tool {
 
     public init(options parsed: ParsedOptions) throws {
         var o = PlotOptions()
-        o.width = try parsed.double("width", default: o.width, range: 200...20000)
-        o.height = try parsed.double("height", default: o.height, range: 200...20000)
+        o.width = parsed.double("width", default: o.width)
+        o.height = parsed.double("height", default: o.height)
         o.title = parsed.string("title")
         o.only = parsed.string("only")
         o.html = parsed.has("html")
         o.drawHacc = parsed.has("hacc")
-        if let by = try parsed.choice("color", PlotColoring.self) { o.colorByTime = by == .time }
-        o.enter = try parsed.double("enter", default: 0.9, range: 0...1)
-        o.exit = try parsed.double("exit", default: 0.1, range: 0...1)
+        if let by = parsed.choice("color", PlotColoring.self) { o.colorByTime = by == .time }
+        o.enter = parsed.double("enter", default: o.enter)
+        o.exit = parsed.double("exit", default: o.exit)
         guard o.exit < o.enter else {
             throw UsageError(
                 "--exit \(DecimalNumber.text(o.exit)) must be below --enter \(DecimalNumber.text(o.enter))")

@@ -25,31 +25,39 @@ public struct FixSim: Tool {
             OptionSpec("origin", value: "LAT,LON", help: "The origin of --route."),
             OptionSpec(
                 "route", value: "E,N:...", help: "The route in metres east,north of --origin, points separated by ':'."),
-            OptionSpec("speed", value: "V", help: "Walking speed in m/s (default 1.4)."),
-            OptionSpec("rate", value: "HZ", help: "Fixes per second (default 1)."),
-            OptionSpec("noise", value: "S", help: "Position noise, metres per axis, standard deviation (default 8)."),
-            OptionSpec(
-                "noise-tau", value: "S",
+            .number("speed", value: "V", in: 1e-6...1e5, help: "Walking speed in m/s (default 1.4)."),
+            .number("rate", value: "HZ", in: 1e-6...1000, help: "Fixes per second (default 1)."),
+            .number(
+                "noise", value: "S", in: 0...1e6,
+                help: "Position noise, metres per axis, standard deviation (default 8)."),
+            .number(
+                "noise-tau", value: "S", in: 0...1e9,
                 help:
                     "Time constant of the position error in seconds: a first-order Gauss-Markov error with the same σ (default 0: independent per fix)."
             ),
-            OptionSpec(
-                "outliers", value: "P",
+            .number(
+                "outliers", value: "P", in: 0...1,
                 help: "Probability that a fix is replaced by one --outlier-size metres away (default 0)."),
-            OptionSpec(
-                "outlier-size", value: "M", help: "How far an outlier is thrown from its fix, metres (default 100)."),
-            OptionSpec("hacc", value: "M", help: "The hacc written (default: --noise times --hacc-scale)."),
-            OptionSpec(
-                "hacc-scale", value: "K",
+            .number(
+                "outlier-size", value: "M", in: 0...1e7,
+                help: "How far an outlier is thrown from its fix, metres (default 100)."),
+            .number("hacc", value: "M", in: 0...1e6, help: "The hacc written (default: --noise times --hacc-scale)."),
+            .number(
+                "hacc-scale", value: "K", in: 0...1e6,
                 help: "Write hacc as K times the true noise, a receiver that over- or understates it (default 1)."),
-            OptionSpec("speed-noise", value: "S", help: "Standard deviation of the reported speed, m/s (default 0.1)."),
-            OptionSpec(
-                "pause", value: "S",
+            .number(
+                "speed-noise", value: "S", in: 0...1e6,
+                help: "Standard deviation of the reported speed, m/s (default 0.1)."),
+            .number(
+                "pause", value: "S", in: 0...1e9,
                 help: "Seconds standing at each waypoint between the first and the last (default 0)."),
-            OptionSpec("start", value: "TIME", help: "Time of the first fix (default 2026-01-01T09:00:00Z)."),
-            OptionSpec("seed", value: "N", help: "Random seed (default 1); trace k uses seed + k - 1."),
-            OptionSpec(
-                "traces", value: "K", help: "Number of walks (default 1), named sim-1, sim-2, ... (one walk: sim)."),
+            .time("start", help: "Time of the first fix (default 2026-01-01T09:00:00Z)."),
+            .integer(
+                "seed", value: "N", in: 0...1_000_000_000_000_000,
+                help: "Random seed (default 1); trace k uses seed + k - 1."),
+            .integer(
+                "traces", value: "K", in: 1...10_000_000,
+                help: "Number of walks (default 1), named sim-1, sim-2, ... (one walk: sim)."),
             OptionSpec("name", value: "NAME", help: "Trace name prefix (default sim)."),
         ])
 
@@ -87,27 +95,27 @@ public struct FixSim: Tool {
             throw UsageError("give the route: --waypoints LAT,LON:LAT,LON... or --origin LAT,LON --route E,N:E,N...")
         }
         var script = WalkScript(waypoints: points)
-        script.speed = try options.double("speed", default: 1.4, range: 1e-6...1e5)
-        script.rate = try options.double("rate", default: 1, range: 1e-6...1000)
-        script.noise = try options.double("noise", default: 8, range: 0...1e6)
-        script.noiseTau = try options.double("noise-tau", default: 0, range: 0...1e9)
-        script.outliers = try options.double("outliers", default: 0, range: 0...1)
-        script.outlierSize = try options.double("outlier-size", default: 100, range: 0...1e7)
-        script.hacc = try options.double("hacc", default: nil, range: 0...1e6)
-        script.haccScale = try options.double("hacc-scale", default: 1, range: 0...1e6)
+        script.speed = options.double("speed", default: script.speed)
+        script.rate = options.double("rate", default: script.rate)
+        script.noise = options.double("noise", default: script.noise)
+        script.noiseTau = options.double("noise-tau", default: script.noiseTau)
+        script.outliers = options.double("outliers", default: script.outliers)
+        script.outlierSize = options.double("outlier-size", default: script.outlierSize)
+        script.hacc = options.double("hacc")
+        script.haccScale = options.double("hacc-scale", default: script.haccScale)
         guard script.hacc == nil || options.string("hacc-scale") == nil else {
             throw UsageError("give --hacc or --hacc-scale, not both")
         }
-        script.speedNoise = try options.double("speed-noise", default: 0.1, range: 0...1e6)
-        script.pause = try options.double("pause", default: 0, range: 0...1e9)
-        if let start = try options.time("start") { script.start = start }
+        script.speedNoise = options.double("speed-noise", default: script.speedNoise)
+        script.pause = options.double("pause", default: script.pause)
+        if let start = options.time("start") { script.start = start }
         guard script.start.adding(seconds: script.duration) != nil else {
             throw UsageError(
                 "the walk lasts \(DecimalNumber.text(script.duration.rounded())) s and would end past 9999-12-31T23:59:59.999Z, the last time RFC 3339 can write: give an earlier --start or a shorter walk"
             )
         }
-        script.seed = UInt64(try options.integer("seed", default: 1, range: 0...1_000_000_000_000_000))
-        traces = try options.integer("traces", default: 1, range: 1...10_000_000)
+        if let seed = options.integer("seed") { script.seed = UInt64(seed) }
+        traces = options.integer("traces", default: 1)
         self.script = script
         name = options.string("name") ?? "sim"
     }

@@ -19,14 +19,14 @@ public struct FixStatsTool: Tool {
               fixstats --only "Morning Ride" --climb-threshold 3 rides.ndjson
             """,
         options: [
-            OptionSpec(
-                "max-gap", value: "S",
+            .number(
+                "max-gap", value: "S", in: 0...1e12, orOff: true,
                 help: "The longest interval between fixes that counts as moving, seconds (default 60, or off)."),
-            OptionSpec(
-                "moving-speed", value: "V",
+            .number(
+                "moving-speed", value: "V", in: 0...1e9,
                 help: "The slowest distance over time between fixes that counts as moving, m/s (default 0.5)."),
-            OptionSpec(
-                "climb-threshold", value: "M",
+            .number(
+                "climb-threshold", value: "M", in: 0...1e6,
                 help: "Ignore reversals of altitude smaller than M metres in ascent and descent (default 5)."),
             OptionSpec("total", help: "Write one more record, \"trace\":null, over all traces."),
             OptionSpec("only", value: "NAME", help: "Keep the fixes of trace NAME alone."),
@@ -38,9 +38,9 @@ public struct FixStatsTool: Tool {
 
     public init(options: ParsedOptions) throws {
         var s = StatsSettings()
-        s.maxGap = try options.double("max-gap", default: s.maxGap, range: 0...1e12, allowOff: true)
-        s.movingSpeed = try options.double("moving-speed", default: s.movingSpeed, range: 0...1e9)
-        s.climbThreshold = try options.double("climb-threshold", default: s.climbThreshold, range: 0...1e6)
+        s.maxGap = options.double("max-gap", default: s.maxGap)
+        s.movingSpeed = options.double("moving-speed", default: s.movingSpeed)
+        s.climbThreshold = options.double("climb-threshold", default: s.climbThreshold)
         settings = s
         total = options.has("total")
         only = options.string("only")

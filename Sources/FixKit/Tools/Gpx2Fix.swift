@@ -26,8 +26,8 @@ public struct Gpx2Fix: Tool {
             """,
         options: [
             OptionSpec("waypoints", help: "Also write waypoints (<wpt>) in files that have track or route points."),
-            OptionSpec(
-                "uere", value: "M",
+            .number(
+                "uere", value: "M", in: 1e-6...1e6,
                 help:
                     "Give fixes that have an HDOP but no accuracy hacc = HDOP x M metres (a receiver's user equivalent range error, typically 4 to 6)."
             ),
@@ -66,7 +66,7 @@ public struct Gpx2Fix: Tool {
 
     public init(options: ParsedOptions) throws {
         waypoints = options.has("waypoints")
-        uere = try options.double("uere", default: nil, range: 1e-6...1e6)
+        uere = options.double("uere")
         if let text = options.string("date") {
             guard let t = Timestamp.parse(text + "T00:00:00Z"), text.count == 10 else {
                 throw UsageError("--date '\(text)' is not a date such as 2026-01-31 (YYYY-MM-DD)")

@@ -18,15 +18,17 @@ public struct VisitsTool: Tool {
               gpx2fix day.nmea | fixfilter --min-move off | visits --geojson > visits.geojson
             """,
         options: [
-            OptionSpec(
-                "radius", value: "M",
+            .number(
+                "radius", value: "M", in: 0...1e7,
                 help: "How far a fix may lie from the stay's centre beyond its own hacc (default 50 m)."),
-            OptionSpec("min-stay", value: "S", help: "The shortest stay that is a visit, in seconds (default 300)."),
-            OptionSpec(
-                "max-gap", value: "S",
+            .number(
+                "min-stay", value: "S", in: 0...1e9,
+                help: "The shortest stay that is a visit, in seconds (default 300)."),
+            .number(
+                "max-gap", value: "S", in: 1...1e9,
                 help: "The longest stretch without fixes inside a stay, in seconds (default 3600); longer ends it."),
-            OptionSpec(
-                "default-hacc", value: "M",
+            .number(
+                "default-hacc", value: "M", in: 0...1e7,
                 help:
                     "The hacc taken for fixes without one (default 10 m, as fencerule's), said once on standard error."),
             OptionSpec(
@@ -49,10 +51,10 @@ public struct VisitsTool: Tool {
 
     public init(options: ParsedOptions) throws {
         var s = StaySettings()
-        s.radius = try options.double("radius", default: s.radius, range: 0...1e7)
-        s.minStay = try options.double("min-stay", default: s.minStay, range: 0...1e9)
-        s.maxGap = try options.double("max-gap", default: s.maxGap, range: 1...1e9)
-        s.defaultHacc = try options.double("default-hacc", default: s.defaultHacc, range: 0...1e7)
+        s.radius = options.double("radius", default: s.radius)
+        s.minStay = options.double("min-stay", default: s.minStay)
+        s.maxGap = options.double("max-gap", default: s.maxGap)
+        s.defaultHacc = options.double("default-hacc", default: s.defaultHacc)
         settings = s
         geoJSON = options.has("geojson")
     }

@@ -15,12 +15,12 @@
 /// `lower` holds at least half the weight and would hold less than half without its top.
 struct RunningMedian {
     /// Keys are the values negated (exactly), so that its smallest key is the largest value.
-    private var lower = WeightHeap()
-    private var upper = WeightHeap()
+    private var lower = BinaryHeap<WeightedKey>()
+    private var upper = BinaryHeap<WeightedKey>()
     private var lowerWeight: UInt64 = 0
     private(set) var total: UInt64 = 0
     /// Items taken off a heap while a median with an extra value is looked for, put back after.
-    private var taken: [WeightHeap.Item] = []
+    private var taken: [WeightedKey] = []
 
     var isEmpty: Bool { total == 0 }
 
@@ -36,20 +36,20 @@ struct RunningMedian {
     mutating func insert(_ value: Double, weight: UInt64) {
         total += weight
         if let top = lower.top, value > -top.key {
-            upper.push(value, weight)
+            upper.push(WeightedKey(key: value, weight: weight))
         } else {
-            lower.push(-value, weight)
+            lower.push(WeightedKey(key: -value, weight: weight))
             lowerWeight += weight
         }
         while let top = lower.top, 2 * (lowerWeight - top.weight) >= total {
             lower.pop()
             lowerWeight -= top.weight
-            upper.push(-top.key, top.weight)
+            upper.push(WeightedKey(key: -top.key, weight: top.weight))
         }
         while 2 * lowerWeight < total, let top = upper.top {
             upper.pop()
             lowerWeight += top.weight
-            lower.push(-top.key, top.weight)
+            lower.push(WeightedKey(key: -top.key, weight: top.weight))
         }
     }
 
@@ -96,7 +96,7 @@ struct RunningMedian {
                 guard let n = next, 2 * remaining >= target else { break }
                 answer = n
             }
-            for t in taken { lower.push(t.key, t.weight) }
+            for t in taken { lower.push(t) }
         } else {
             // Above the median: the median can only go up. `below` is the weight at or below the
             // answer's value, the values of `upper` equal to it included.
@@ -122,7 +122,7 @@ struct RunningMedian {
                     extraPending = false
                 }
             }
-            for t in taken { upper.push(t.key, t.weight) }
+            for t in taken { upper.push(t) }
         }
         return answer
     }
@@ -143,56 +143,16 @@ extension RunningMedian {
     }
 
     mutating func unpark(from parked: inout ParkedBytes) throws {
-        lower.items = try parked.take(WeightHeap.Item.self)
-        upper.items = try parked.take(WeightHeap.Item.self)
+        lower.items = try parked.take(WeightedKey.self)
+        upper.items = try parked.take(WeightedKey.self)
     }
 }
 
-/// A binary min-heap of keys with weights.
-struct WeightHeap {
-    struct Item {
-        var key: Double
-        var weight: UInt64
-    }
+/// A value (a key of `RunningMedian`'s heaps) with its weight, smallest key first.
+struct WeightedKey: HeapOrdered {
+    var key: Double
+    var weight: UInt64
 
-    fileprivate var items: [Item] = []
-
-    var top: Item? { items.first }
-    var count: Int { items.count }
-
-    /// Whether no other item has the top's key (both of the root's children have larger keys).
-    var topIsUnique: Bool {
-        guard let root = items.first else { return true }
-        return (items.count < 2 || items[1].key > root.key) && (items.count < 3 || items[2].key > root.key)
-    }
-
-    mutating func push(_ key: Double, _ weight: UInt64) {
-        items.append(Item(key: key, weight: weight))
-        var i = items.count - 1
-        let item = items[i]
-        while i > 0 {
-            let parent = (i - 1) / 2
-            guard item.key < items[parent].key else { break }
-            items[i] = items[parent]
-            i = parent
-        }
-        items[i] = item
-    }
-
-    mutating func pop() {
-        guard let last = items.popLast(), !items.isEmpty else { return }
-        // Sift the last item down from the root.
-        var i = 0
-        let n = items.count
-        while true {
-            let left = 2 * i + 1
-            guard left < n else { break }
-            let right = left + 1
-            let child = right < n && items[right].key < items[left].key ? right : left
-            guard items[child].key < last.key else { break }
-            items[i] = items[child]
-            i = child
-        }
-        items[i] = last
-    }
+    @inline(__always)
+    static func before(_ a: WeightedKey, _ b: WeightedKey) -> Bool { a.key < b.key }
 }

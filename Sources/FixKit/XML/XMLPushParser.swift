@@ -256,8 +256,10 @@ private final class SAXState {
         var head = 0
         while head < 4 {
             let n = try first.withUnsafeMutableBytes { raw in
-                // SAFETY: raw is valid inside the closure; head < 4 leaves 4 - head bytes of room.
-                try source.read(into: raw.baseAddress! + head, capacity: 4 - head)
+                // SAFETY: raw is valid inside the closure; head < 4 leaves 4 - head bytes of room
+                // in the 4-byte buffer, which therefore has a base address.
+                guard let base = raw.baseAddress else { return 0 }
+                return try source.read(into: base + head, capacity: 4 - head)
             }
             if n == 0 { break }
             head += n
@@ -265,8 +267,10 @@ private final class SAXState {
         // Without a file name libxml2 calls the input "(null)" in nothing we show; the name we
         // report comes from Diagnostics.
         parser = first.withUnsafeBufferPointer { p in
-            // SAFETY: the 4-byte buffer outlives the call, which copies the bytes it is given.
-            p.baseAddress!.withMemoryRebound(to: CChar.self, capacity: 4) {
+            // SAFETY: the 4-byte buffer outlives the call, which copies the bytes it is given; it
+            // is not empty, so it has a base address (without one, no parser: reported below).
+            guard let base = p.baseAddress else { return nil }
+            return base.withMemoryRebound(to: CChar.self, capacity: 4) {
                 xmlCreatePushParserCtxt(&handler, me, $0, Int32(head), nil)
             }
         }
