@@ -32,12 +32,12 @@ func escapedForMessage(_ bytes: some Collection<UInt8>) -> String {
 }
 
 /// A message line made safe for a terminal, whatever was put into it: control and format
-/// characters (but tab), and the bytes that `ByteText` holds, as `\xNN` (`\u{NNNN}` past
+/// characters (tab included: it came from the input, and a message is one line), and the bytes that `ByteText` holds, as `\xNN` (`\u{NNNN}` past
 /// U+00FF); everything else, backslashes included, as it is, so text already escaped by
 /// `escapedForMessage` is left alone. `Diagnostics` passes every line through it.
 func printableMessage(_ line: String) -> String {
     func unprintable(_ s: Unicode.Scalar) -> Bool {
-        s.value < 0x20 ? s != "\t" : s.value >= 0x7F && (s.value < 0xA0 || s.properties.generalCategory.isControl)
+        s.value < 0x20 || s.value >= 0x7F && (s.value < 0xA0 || s.properties.generalCategory.isControl)
     }
     guard line.unicodeScalars.contains(where: unprintable) else { return line }
     var out = String.UnicodeScalarView()

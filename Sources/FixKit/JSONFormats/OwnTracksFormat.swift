@@ -95,7 +95,9 @@ struct OwnTracksFormat: InputFormat {
             try reader.read(&handler)
         }
         if !handler.otherTypes.isEmpty {
-            let parts = handler.otherTypes.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
+            let parts = handler.otherTypes.sorted { $0.key < $1.key }.map {
+                "\($0.value) \(escapedForMessage($0.key.utf8.prefix(40)))"
+            }
             sink.note("messages that are not locations skipped: \(parts.joined(separator: ", "))")
         }
     }

@@ -58,7 +58,8 @@ struct RecordsLocationDecoder {
             case .verticalAccuracy: fix.vacc = try number(&s)
             case .velocity: fix.speed = try number(&s)
             case .heading: fix.course = try number(&s)
-            case .deviceTag: device = (try number(&s)).map { Int64($0) }
+            // Checked: a number past Int64 (fuzzing found 1e300) is no tag, not a trap.
+            case .deviceTag: device = (try number(&s)).flatMap { $0.magnitude < 0x1p63 ? Int64($0) : nil }
             case .timestamp, .timestampMs:
                 let isMs = Key(bytes, name.range) == .timestampMs
                 if s.peek() == JSONByte.quote {
@@ -67,14 +68,21 @@ struct RecordsLocationDecoder {
                     let text = UnsafeBufferPointer(rebasing: bytes[r])
                     let t =
                         isMs
-                        ? DecimalNumber.parse(text).map { Timestamp(milliseconds: Int64($0)) } : Timestamp.parse(text)
+                        ? DecimalNumber.parse(text).flatMap {
+                            $0.magnitude < 0x1p63 ? Timestamp(milliseconds: Int64($0)) : nil
+                        }
+                        : Timestamp.parse(text)
                     if let t {
                         if isMs { timeMs = t } else { fix.time = t }
                     } else {
                         badTime = String(decoding: text, as: UTF8.self)
                     }
                 } else if let v = try number(&s), isMs {
-                    timeMs = Timestamp(milliseconds: Int64(v))
+                    if v.magnitude < 0x1p63 {
+                        timeMs = Timestamp(milliseconds: Int64(v))
+                    } else {
+                        badTime = DecimalNumber.text(v)
+                    }
                 }
             case nil: try s.skipValue()
             }
