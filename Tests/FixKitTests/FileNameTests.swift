@@ -221,7 +221,7 @@ struct FileNameTests {
         #expect(printableMessage("plain: caf\u{E9} 5 m") == "plain: caf\u{E9} 5 m")
         #expect(printableMessage("a\u{1B}[31mred\u{0}\u{7F}\u{85}\rb") == "a\\x1b[31mred\\x00\\x7f\\x85\\x0db")
         #expect(printableMessage("x\u{202E}y\u{10FFE9}") == "x\\u{202e}y\\xe9")
-        #expect(printableMessage("already \\x7f\ttab") == "already \\x7f\ttab")
+        #expect(printableMessage("already \\x7f\ttab") == "already \\x7f\\x09tab", "a tab is escaped too")
     }
 
     @Test(
