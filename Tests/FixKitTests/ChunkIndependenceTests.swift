@@ -24,30 +24,14 @@ struct ChunkIndependenceTests {
     static func run(_ path: String, arguments: [String] = [], sizes: ((Int) -> Int)?) throws -> (
         out: Data, err: Data, status: Int32
     ) {
-        let dir = TestScratch.root.appendingPathComponent("fixkit-chunks-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let outPath = dir.appendingPathComponent("out").path
-        let errPath = dir.appendingPathComponent("err").path
-        let outFD = open(outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        let errFD = open(errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        defer {
-            close(outFD)
-            close(errFD)
+        try InProcess.run("gpx2fix") { context in
+            let options = try ParsedOptions(arguments: arguments + [path], table: Gpx2Fix.description.options)
+            let tool = try Gpx2Fix(options: options)
+            let input = try InputReader(
+                name: InputName(path), decompressing: true, beforeRead: { try context.output.flush() })
+            input.readSizeLimit = sizes
+            try tool.read(input, into: tool.sink(context), context: context)
         }
-        let output = OutputSink(fd: outFD)
-        let diagnostics = Diagnostics(tool: "gpx2fix", strict: false, fd: errFD)
-        let context = ToolContext(output: output, diagnostics: diagnostics)
-        let options = try ParsedOptions(arguments: arguments + [path], table: Gpx2Fix.description.options)
-        let tool = try Gpx2Fix(options: options)
-        let input = try InputReader(name: InputName(path), decompressing: true, beforeRead: { try output.flush() })
-        input.readSizeLimit = sizes
-        try tool.read(input, into: tool.sink(context), context: context)
-        try output.flush()
-        return (
-            try Data(contentsOf: URL(fileURLWithPath: outPath)), try Data(contentsOf: URL(fileURLWithPath: errPath)),
-            diagnostics.exitStatus
-        )
     }
 
     @Test(

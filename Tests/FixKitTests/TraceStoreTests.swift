@@ -188,25 +188,8 @@ struct TraceStoreTests {
     /// shape): the output is what each day gives alone, the open stays last in day order.
     @Test("visits on traces one after another: each trace's visits are those it gives alone")
     func visitsDaysInTurn() throws {
-        var lines: [String] = []
-        var alone: [[String]] = []
-        var t = 1_772_352_000.0
-        var g = FixGenerator(seed: 9)
-        for day in 0..<6 {
-            var own: [String] = []
-            for hour in 0..<5 {
-                // 20 minutes' walk out and back, then 20 minutes standing (the last hour ends so).
-                for k in 0..<3600 where k % 5 == 0 || hour == 4 {
-                    let d = k < 2400 ? 1.4 * Double(k < 1200 ? k : 2400 - k) : 0
-                    let j = k >= 2400 ? 3 * (g.unit() - 0.5) : 0
-                    let (lat, lon) = VisitsTests.offset(45.75, 4.85, east: d * 0.7 + j, north: d * 0.7 + j)
-                    own.append(VisitsTests.fix(t + Double(k), lat, lon, hacc: 8, trace: "day-\(day)"))
-                }
-                t += 3600
-            }
-            lines += own
-            alone.append(own)
-        }
+        let alone = VisitsTests.daysInTurn(days: 6, hours: 5, every: 5)
+        let lines = alone.flatMap { $0 }
         let (_, found) = try VisitsTests.runVisits(lines)
         var open: [VisitsTests.Found] = []
         for (day, own) in alone.enumerated() {

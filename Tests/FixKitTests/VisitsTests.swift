@@ -56,6 +56,27 @@ struct VisitsTests {
 
     static func input(_ lines: [String]) -> Data { Data((lines.map { $0 + "\n" }.joined()).utf8) }
 
+    /// Days one after another near Lyon, a trace each ("day-0", ...): every hour 20 minutes'
+    /// walk out and back, then 20 minutes standing (the last hour ends so), a fix every
+    /// `every` seconds but each second in the last hour. The soak's shape.
+    static func daysInTurn(days: Int, hours: Int, every: Int) -> [[String]] {
+        var t = 1_772_352_000.0
+        var g = FixGenerator(seed: 9)
+        return (0..<days).map { day in
+            var own: [String] = []
+            for hour in 0..<hours {
+                for k in 0..<3600 where k % every == 0 || hour == hours - 1 {
+                    let d = k < 2400 ? 1.4 * Double(k < 1200 ? k : 2400 - k) : 0
+                    let j = k >= 2400 ? 3 * (g.unit() - 0.5) : 0
+                    let (lat, lon) = offset(45.75, 4.85, east: d * 0.7 + j, north: d * 0.7 + j)
+                    own.append(fix(t + Double(k), lat, lon, hacc: 8, trace: "day-\(day)"))
+                }
+                t += 3600
+            }
+            return own
+        }
+    }
+
     /// The point `east`, `north` metres from (lat0, lon0) (local tangent plane; fine for a few km).
     static func offset(_ lat0: Double, _ lon0: Double, east: Double, north: Double) -> (Double, Double) {
         let m = 111_132.954 - 559.822 * cos(2 * lat0 * .pi / 180)

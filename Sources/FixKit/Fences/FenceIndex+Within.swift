@@ -18,10 +18,7 @@ extension FenceIndex {
     /// 50 km, as `Geodesy.distance` computes it, and `Geodesy.distance` itself farther.
     @inline(__always)
     func distance(_ point: Geodesy.Point, _ c: Slot, _ k: Int) -> Double {
-        let dx = point.x - c.x
-        let dy = point.y - c.y
-        let dz = point.z - c.z
-        let chord = (dx * dx + dy * dy + dz * dz).squareRoot()
+        let chord = FenceIndex.chordSquared(point, c.x, c.y, c.z).squareRoot()
         if chord < 50_000 { return chord }
         return Geodesy.distance(point, centres[k])
     }
@@ -39,21 +36,14 @@ extension FenceIndex {
                 @inline(__always) func scan(_ cube: Cube) {
                     for i in Int(cube.start)..<Int(cube.end) {
                         let c = slots[i]
-                        let dx = point.x - c.x
-                        let dy = point.y - c.y
-                        let dz = point.z - c.z
                         let limit = FenceIndex.reach(c.radius) + rho
-                        if dx * dx + dy * dy + dz * dz <= limit * limit { body(c, Int(originals[i])) }
+                        if FenceIndex.chordSquared(point, c.x, c.y, c.z) <= limit * limit { body(c, Int(originals[i])) }
                     }
                 }
                 let cell = level.cell
                 let within = min(rho + level.reach + 1, 2 * FenceIndex.offset)
-                let x0 = FenceIndex.cube(point.x - within, cell)
-                let x1 = FenceIndex.cube(point.x + within, cell)
-                let y0 = FenceIndex.cube(point.y - within, cell)
-                let y1 = FenceIndex.cube(point.y + within, cell)
-                let z0 = FenceIndex.cube(point.z - within, cell)
-                let z1 = FenceIndex.cube(point.z + within, cell)
+                let (lo, hi) = FenceIndex.cubes(around: point, within: within, cell)
+                let (x0, y0, z0, x1, y1, z1) = (lo.x, lo.y, lo.z, hi.x, hi.y, hi.z)
                 if (x1 - x0 + 1) * (y1 - y0 + 1) * (z1 - z0 + 1) > 216 {
                     descend(level, around: point, within: within, scan)
                     continue
@@ -104,13 +94,8 @@ extension FenceIndex {
                     // d ≤ R: the centre is within reach(R) ≤ cell / 2 of the point on each axis,
                     // so in one of the (at most) 2 × 2 × 2 cubes that span the point ± cell / 2.
                     // Within the level's largest reach, which may be well under half a cube.
-                    let h = level.reach
-                    let x0 = FenceIndex.cube(point.x - h, cell)
-                    let x1 = FenceIndex.cube(point.x + h, cell)
-                    let y0 = FenceIndex.cube(point.y - h, cell)
-                    let y1 = FenceIndex.cube(point.y + h, cell)
-                    let z0 = FenceIndex.cube(point.z - h, cell)
-                    let z1 = FenceIndex.cube(point.z + h, cell)
+                    let (lo, hi) = FenceIndex.cubes(around: point, within: level.reach, cell)
+                    let (x0, y0, z0, x1, y1, z1) = (lo.x, lo.y, lo.z, hi.x, hi.y, hi.z)
                     if x1 - x0 <= 1, y1 - y0 <= 1, z1 - z0 <= 1 {
                         // The usual case, one or two cubes an axis: each axis's keys spread once.
                         let xs = (FenceIndex.spread(x0), FenceIndex.spread(x1))
@@ -152,16 +137,9 @@ extension FenceIndex {
         _ level: Level, around point: Geodesy.Point, within reach: Double, _ visit: (Cube) -> Void
     ) {
         let cell = level.cell
-        let lo = (
-            FenceIndex.cube(point.x - reach, cell), FenceIndex.cube(point.y - reach, cell),
-            FenceIndex.cube(point.z - reach, cell)
-        )
-        let hi = (
-            FenceIndex.cube(point.x + reach, cell), FenceIndex.cube(point.y + reach, cell),
-            FenceIndex.cube(point.z + reach, cell)
-        )
-        let a = FenceIndex.morton(lo.0, lo.1, lo.2)
-        let b = FenceIndex.morton(hi.0, hi.1, hi.2)
+        let (lo, hi) = FenceIndex.cubes(around: point, within: reach, cell)
+        let a = FenceIndex.morton(lo.x, lo.y, lo.z)
+        let b = FenceIndex.morton(hi.x, hi.y, hi.z)
         var shift: UInt64 = 0
         while shift < 54, a >> shift != b >> shift { shift += 3 }
         let prefix = a >> shift

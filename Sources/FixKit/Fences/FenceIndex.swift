@@ -269,6 +269,27 @@ public final class FenceIndex {
         return UInt32(min(262_143, max(0, c)))
     }
 
+    /// The cubes (per axis, first and last) of the box `point` ± `within` chord metres.
+    @inline(__always)
+    static func cubes(around point: Geodesy.Point, within: Double, _ cell: Double) -> (
+        lo: (x: UInt32, y: UInt32, z: UInt32), hi: (x: UInt32, y: UInt32, z: UInt32)
+    ) {
+        (
+            (cube(point.x - within, cell), cube(point.y - within, cell), cube(point.z - within, cell)),
+            (cube(point.x + within, cell), cube(point.y + within, cell), cube(point.z + within, cell))
+        )
+    }
+
+    /// The squared chord from `point` to the Earth-centred position (x, y, z): what the
+    /// index's tests compare with a squared reach, no square root.
+    @inline(__always)
+    static func chordSquared(_ point: Geodesy.Point, _ x: Double, _ y: Double, _ z: Double) -> Double {
+        let dx = point.x - x
+        let dy = point.y - y
+        let dz = point.z - z
+        return dx * dx + dy * dy + dz * dz
+    }
+
     /// The cube of `level` with this key, if it holds fences: one probe of its hash table, as a
     /// rule.
     @inline(__always)

@@ -54,11 +54,10 @@ final class NearFences {
         last = serial
         guard margin <= 0, serial != 0 else { return nil }
         if owner == serial {
-            let dx = point.x - anchor.x
-            let dy = point.y - anchor.y
-            let dz = point.z - anchor.z
             let reach = rho - 1 - FenceIndex.chordPerDistance * margin
-            if reach > 0, dx * dx + dy * dy + dz * dz <= reach * reach { return entries }
+            if reach > 0, FenceIndex.chordSquared(point, anchor.x, anchor.y, anchor.z) <= reach * reach {
+                return entries
+            }
         } else if !consecutive {
             return nil
         }
@@ -75,11 +74,8 @@ final class NearFences {
             r /= 2
             let limit = r
             entries.removeAll { e in
-                let dx = point.x - e.slot.x
-                let dy = point.y - e.slot.y
-                let dz = point.z - e.slot.z
                 let reach = FenceIndex.reach(e.slot.radius) + limit
-                return dx * dx + dy * dy + dz * dz > reach * reach
+                return FenceIndex.chordSquared(point, e.slot.x, e.slot.y, e.slot.z) > reach * reach
             }
         }
         if entries.count > NearFences.capacity {

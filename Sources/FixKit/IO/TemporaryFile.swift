@@ -71,10 +71,15 @@ final class TemporaryFile {
     }
 
     func append(_ bytes: ArraySlice<UInt8>) throws(SystemError) {
-        // SAFETY: the slice's storage, lent for the call; `append` does not keep it.
+        try write(bytes, at: size)
+    }
+
+    /// `write(_:at:)` for an array's bytes.
+    func write(_ bytes: ArraySlice<UInt8>, at offset: Int64) throws(SystemError) {
+        // SAFETY: the slice's storage, lent for the call; `write` does not keep it.
         let failure: SystemError? = bytes.withUnsafeBytes { raw in
             do throws(SystemError) {
-                try append(raw)
+                try write(raw, at: offset)
                 return nil
             } catch { return error }
         }
@@ -91,6 +96,19 @@ final class TemporaryFile {
             // lives for this call; pread writes only there.
             pread(fd, base + got, buffer.count - got, off_t(offset) + off_t(got))
         }
+    }
+
+    /// The `count` bytes from `offset`; fewer only where the file ends first.
+    func read(at offset: Int64, count: Int) throws(SystemError) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        // SAFETY: the array's storage, lent to `read` for the call only, `count` bytes long.
+        let got: Result<Int, SystemError> = bytes.withUnsafeMutableBytes { raw in
+            do throws(SystemError) {
+                return .success(try read(at: offset, into: raw))
+            } catch { return .failure(error) }
+        }
+        bytes.removeLast(count - (try got.get()))
+        return bytes
     }
 
     /// The retry loop of `pread` and `pwrite`: calls `io` with the bytes done so far until

@@ -59,7 +59,7 @@ struct RecordsLocationDecoder {
             case .velocity: fix.speed = try number(&s)
             case .heading: fix.course = try number(&s)
             // Checked: a number past Int64 (fuzzing found 1e300) is no tag, not a trap.
-            case .deviceTag: device = (try number(&s)).flatMap { $0.magnitude < 0x1p63 ? Int64($0) : nil }
+            case .deviceTag: device = (try number(&s)).flatMap { Int64(exactly: $0.rounded(.towardZero)) }
             case .timestamp, .timestampMs:
                 let isMs = Key(bytes, name.range) == .timestampMs
                 if s.peek() == JSONByte.quote {
@@ -68,21 +68,15 @@ struct RecordsLocationDecoder {
                     let text = UnsafeBufferPointer(rebasing: bytes[r])
                     let t =
                         isMs
-                        ? DecimalNumber.parse(text).flatMap {
-                            $0.magnitude < 0x1p63 ? Timestamp(milliseconds: Int64($0)) : nil
-                        }
-                        : Timestamp.parse(text)
+                        ? DecimalNumber.parse(text).flatMap(Self.time(milliseconds:)) : Timestamp.parse(text)
                     if let t {
                         if isMs { timeMs = t } else { fix.time = t }
                     } else {
                         badTime = String(decoding: text, as: UTF8.self)
                     }
                 } else if let v = try number(&s), isMs {
-                    if v.magnitude < 0x1p63 {
-                        timeMs = Timestamp(milliseconds: Int64(v))
-                    } else {
-                        badTime = DecimalNumber.text(v)
-                    }
+                    timeMs = Self.time(milliseconds: v)
+                    if timeMs == nil { badTime = DecimalNumber.text(v) }
                 }
             case nil: try s.skipValue()
             }
@@ -109,6 +103,12 @@ struct RecordsLocationDecoder {
 
     /// A number, or nil for `null` or any other value (skipped).
     @inline(__always)
+    /// A time in milliseconds since 1970, nil when RFC 3339 cannot write it (fuzzing found
+    /// 1e300, which trapped in `Int64(_:)`): through `Timestamp.adding`, the checked way in.
+    static func time(milliseconds v: Double) -> Timestamp? {
+        Timestamp(milliseconds: 0).adding(seconds: v / 1000)
+    }
+
     private func number(_ s: inout JSONScanner) throws(JSONSyntaxError) -> Double? {
         guard let c = s.peek(), c == JSONByte.minus || c &- 48 < 10 else {
             try s.skipValue()

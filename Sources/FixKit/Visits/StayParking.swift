@@ -33,13 +33,7 @@ final class StaySpool {
     /// Writes `bytes` into `region` when they fit, or else into a new region at the end.
     func store(_ bytes: [UInt8], reusing region: Region?) throws -> Region {
         do throws(SystemError) {
-            let file: TemporaryFile
-            if let open = self.file {
-                file = open
-            } else {
-                file = try TemporaryFile(prefix: "visits-stays")
-                self.file = file
-            }
+            if file == nil { file = try TemporaryFile(prefix: "visits-stays") }
             var r = region ?? Region(offset: end, capacity: 0, count: 0)
             if bytes.count > r.capacity {
                 // A new region past every other's capacity, not only past the bytes written.
@@ -47,14 +41,7 @@ final class StaySpool {
                 end += Int64(r.capacity)
             }
             r.count = bytes.count
-            // SAFETY: the array's storage, lent for the call; `write` does not keep it.
-            let failure: SystemError? = bytes.withUnsafeBytes { raw in
-                do throws(SystemError) {
-                    try file.write(raw, at: r.offset)
-                    return nil
-                } catch { return error }
-            }
-            if let failure { throw failure }
+            try file?.write(bytes[...], at: r.offset)
             return r
         } catch {
             throw ToolFailure("cannot keep the stays of quiet traces in a temporary file: \(error.reason)")
@@ -63,22 +50,14 @@ final class StaySpool {
 
     /// The bytes `store` wrote into `region`.
     func load(_ region: Region) throws -> [UInt8] {
-        guard let file else { throw Self.cutShort }
-        var bytes = [UInt8](repeating: 0, count: region.count)
-        // SAFETY: the array's storage, lent to `read` for the call only, `region.count` long.
-        let got: Result<Int, SystemError> = bytes.withUnsafeMutableBytes { raw in
-            do throws(SystemError) {
-                return .success(try file.read(at: region.offset, into: raw))
-            } catch { return .failure(error) }
-        }
-        switch got {
-        case .failure(let error):
+        let bytes: [UInt8]
+        do throws(SystemError) {
+            bytes = try file?.read(at: region.offset, count: region.count) ?? []
+        } catch {
             throw ToolFailure("cannot read back the stays of quiet traces: \(error.reason)")
-        case .success(let n) where n != region.count:
-            throw Self.cutShort
-        case .success:
-            return bytes
         }
+        guard bytes.count == region.count else { throw Self.cutShort }
+        return bytes
     }
 
     static var cutShort: ToolFailure {
@@ -108,11 +87,8 @@ struct ParkedBytes {
 
     mutating func take<T: BitwiseCopyable>(_: T.Type) throws -> [T] {
         guard bytes.count - at >= 8 else { throw StaySpool.cutShort }
-        var n: Int64 = 0
-        // SAFETY: 8 bytes of `bytes` from `at` (checked above) copied into a local.
-        withUnsafeMutableBytes(of: &n) { dst in
-            bytes.withUnsafeBytes { src in dst.copyMemory(from: UnsafeRawBufferPointer(rebasing: src[at..<at + 8])) }
-        }
+        // SAFETY: 8 bytes of `bytes` from `at` (checked above), read as they lie.
+        let n = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: at, as: Int64.self) }
         at += 8
         let count = Int(Int64(littleEndian: n))
         let size = MemoryLayout<T>.stride

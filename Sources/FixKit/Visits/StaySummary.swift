@@ -89,12 +89,10 @@ struct StaySummary {
         summary = s
     }
 
-    /// Whether `park` has moved the fixes out (`StaySpool`).
-    private(set) var isParked = false
-
     /// About how many bytes `park` would move out.
     var parkableBytes: Int {
-        points.count * MemoryLayout<Point>.stride + weights.count * 8 + (latMedian.count + lonMedian.count) * 16
+        points.count * MemoryLayout<Point>.stride + weights.count * MemoryLayout<Double>.stride
+            + (latMedian.count + lonMedian.count) * MemoryLayout<WeightedKey>.stride
     }
 
     /// Moves the fixes, their weights and the running medians' heaps into `out`, in memory
@@ -107,7 +105,6 @@ struct StaySummary {
         lonMedian.park(into: &out)
         points = []
         weights = []
-        isParked = true
     }
 
     mutating func unpark(from parked: inout ParkedBytes) throws {
@@ -115,7 +112,6 @@ struct StaySummary {
         weights = try parked.take(Double.self)
         try latMedian.unpark(from: &parked)
         try lonMedian.unpark(from: &parked)
-        isParked = false
     }
 
     /// Moves every fix but the last into the summaries.
