@@ -404,6 +404,49 @@ struct FenceIndexBruteForceTests {
         #expect(engine.near.builds > 1 && engine.near.builds < fixes.count, "\(engine.near.builds) builds")
     }
 
+    /// Fixes that go back and forth between places 2 km apart (a noisy receiver's scatter,
+    /// writ large) find the neighbourhoods built on their first visit instead of rebuilding,
+    /// and every list served holds exactly the fences the index finds for that fix.
+    @Test func neighbourhoodsAreKeptAndReused() {
+        var r = Random(9090)
+        let corner = (47.0, 8.0)
+        let fences = (0..<3_000).map { k -> Fence in
+            let c = Self.point(corner, east: r.range(0, 10_000), north: r.range(0, 1_000))
+            return Fence(id: "f\(k)", lat: c.0, lon: c.1, radius: r.range(5, 60))
+        }
+        let index = FenceIndex(fences)
+        let near = NearFences()
+        let serial = near.newSerial()
+        let places = (0..<NearFences.kept).map { Self.point(corner, east: 500 + 1_200 * Double($0), north: 500) }
+        // A trace's first fix never builds (its trace was not the last one's): the index answers.
+        let first = Geodesy.Point(lat: places[0].0, lon: places[0].1)
+        #expect(near.list(for: serial, at: first, margin: 0, index: index) == nil)
+        var served = 0
+        for round in 0..<6 {
+            for place in places {
+                let p = Self.point(place, east: r.range(-20, 20), north: r.range(-20, 20))
+                let here = Geodesy.Point(lat: p.0, lon: p.1)
+                let margin = -r.range(0, 30)
+                guard let list = near.list(for: serial, at: here, margin: margin, index: index) else {
+                    Issue.record("round \(round): no list (the fences are sparse)")
+                    return
+                }
+                served += 1
+                var fromList: [Int] = []
+                for e in list {
+                    let d = index.distance(here, e.slot, e.fence)
+                    if d - e.slot.radius <= margin { fromList.append(e.fence) }
+                }
+                var fromIndex: [Int] = []
+                index.forEachWithin(here, margin: margin) { k, _ in fromIndex.append(k) }
+                #expect(fromList.sorted() == fromIndex.sorted(), "round \(round)")
+            }
+        }
+        #expect(served == 6 * places.count)
+        // One build a place, on the first round; the later rounds found them.
+        #expect(near.builds == places.count, "\(near.builds) builds")
+    }
+
     /// The tool itself on the cases the fuzzing campaign found: a fix at 0,0 among London
     /// fences under `--limit 2`, and `--limit 2 --rule adaptive` with fences 1,000 km apart
     /// (which did not finish before). The test finishing is the check that it no longer hangs;

@@ -11,32 +11,45 @@
 /// finds exactly what the index would. A fix outside the neighbourhood builds a new one
 /// around itself.
 ///
-/// One list for the whole engine, held by the trace whose fixes came two in a row (a stream
-/// carries one trace for long runs; interleaved traces query the index as before), so memory
-/// does not grow with the traces. Where fences are dense the radius shrinks until the list
-/// holds at most `capacity` fences; where even `minimumRadius` holds more, the index is
-/// queried directly for the next `directFixes` fixes.
+/// The engine keeps the last `kept` neighbourhoods, whatever trace built them (a list depends
+/// on its anchor and radius alone): a noisy trace's fixes scatter over a few of them around
+/// the true position, and come back to one that still covers them instead of rebuilding
+/// (fixes with hacc 2–150 m left the single list every 8 fixes or so). A fix covered by none
+/// builds one, replacing the least recently used, when its trace's previous fix was the
+/// engine's last (a stream carries one trace for long runs); interleaved traces that find no
+/// list query the index as before, so memory does not grow with the traces. Where fences
+/// are dense the radius shrinks until the list holds at most `capacity` fences; where even
+/// `minimumRadius` holds more, the index is queried directly for the next `directFixes` fixes.
 final class NearFences {
     struct Entry {
         var slot: FenceIndex.Slot
         var fence: Int
     }
 
+    /// One list: built at `anchor` for `rho`, last used at `used` (the engine's fix count).
+    struct Neighbourhood {
+        var anchor: Geodesy.Point
+        var rho: Double
+        var entries: [Entry]
+        var used: Int
+    }
+
     static let radius = 256.0
     static let minimumRadius = 32.0
     static let capacity = 64
     static let directFixes = 64
+    static let kept = 8
 
     // Unchecked: only `list` and `newSerial` touch these, neither while the other runs (the
     // engine's fixes are processed one at a time), and the run-time check on each access was
     // 2% of fencerule's instructions.
-    /// The trace the list was built for (0: none) and the trace of the last fix.
-    @exclusivity(unchecked) private(set) var owner = 0
+    /// The trace of the last fix (0: none).
     @exclusivity(unchecked) private var last = 0
     @exclusivity(unchecked) private var serials = 0
-    @exclusivity(unchecked) private var anchor = Geodesy.Point(lat: 0, lon: 0)
-    @exclusivity(unchecked) private var rho = 0.0
-    @exclusivity(unchecked) private(set) var entries: [Entry] = []
+    @exclusivity(unchecked) private var hoods: [Neighbourhood] = []
+    /// The neighbourhood that served the last fix, tried first.
+    @exclusivity(unchecked) private var recent = 0
+    @exclusivity(unchecked) private var clock = 0
     @exclusivity(unchecked) private var direct = 0
     /// Lists built, for the tests.
     @exclusivity(unchecked) private(set) var builds = 0
@@ -53,22 +66,40 @@ final class NearFences {
         let consecutive = last == serial
         last = serial
         guard margin <= 0, serial != 0 else { return nil }
-        if owner == serial {
-            let reach = rho - 1 - FenceIndex.chordPerDistance * margin
-            if reach > 0, FenceIndex.chordSquared(point, anchor.x, anchor.y, anchor.z) <= reach * reach {
-                return entries
-            }
-        } else if !consecutive {
-            return nil
+        clock += 1
+        let grow = 1 + FenceIndex.chordPerDistance * margin
+        @inline(__always) func covers(_ h: Int) -> Bool {
+            let reach = hoods[h].rho - grow
+            let a = hoods[h].anchor
+            return reach > 0 && FenceIndex.chordSquared(point, a.x, a.y, a.z) <= reach * reach
         }
+        if recent < hoods.count, covers(recent) {
+            hoods[recent].used = clock
+            return hoods[recent].entries
+        }
+        for h in hoods.indices where h != recent && covers(h) {
+            recent = h
+            hoods[h].used = clock
+            return hoods[h].entries
+        }
+        guard consecutive else { return nil }
         if direct > 0 {
             direct -= 1
             return nil
         }
         builds += 1
-        owner = 0
-        var r = NearFences.radius
+        // The least recently used neighbourhood's place (and storage), or a new one.
+        var h = hoods.count
+        if hoods.count == NearFences.kept {
+            h = 0
+            for j in hoods.indices where hoods[j].used < hoods[h].used { h = j }
+        } else {
+            hoods.append(Neighbourhood(anchor: point, rho: 0, entries: [], used: 0))
+        }
+        var entries: [Entry] = []
+        swap(&entries, &hoods[h].entries)
         entries.removeAll(keepingCapacity: true)
+        var r = NearFences.radius
         index.forEachNear(point, within: r) { slot, k in entries.append(Entry(slot: slot, fence: k)) }
         while entries.count > NearFences.capacity, r > NearFences.minimumRadius {
             r /= 2
@@ -79,13 +110,14 @@ final class NearFences {
             }
         }
         if entries.count > NearFences.capacity {
+            // Too dense for a list: this place gives none (rho 0 covers no fix).
             entries.removeAll(keepingCapacity: true)
+            hoods[h] = Neighbourhood(anchor: point, rho: 0, entries: entries, used: 0)
             direct = NearFences.directFixes
             return nil
         }
-        owner = serial
-        anchor = point
-        rho = r
-        return entries
+        hoods[h] = Neighbourhood(anchor: point, rho: r, entries: entries, used: clock)
+        recent = h
+        return hoods[h].entries
     }
 }
