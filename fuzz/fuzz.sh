@@ -3,7 +3,8 @@
 #
 #   fuzz/fuzz.sh build [TARGET]...          build FixKit once, then the targets (all by default)
 #   fuzz/fuzz.sh run TARGET [SECONDS] [ARG]...  fuzz one target (default 60 s); ARGs go to libFuzzer
-#   fuzz/fuzz.sh ci [SECONDS]               build all, run each for SECONDS (default 30); fails on a finding
+#   fuzz/fuzz.sh ci [SECONDS]               build all, run each for SECONDS (default 30), FUZZ_JOBS at once
+#                                           (default: the core count); fails on a finding
 #   fuzz/fuzz.sh repro TARGET FILE...       run a target on saved inputs (a crash, a fixture)
 #   fuzz/fuzz.sh minimize TARGET FILE       shrink a finding (60 s) into FILE.min
 #   fuzz/fuzz.sh list                       the targets
@@ -94,18 +95,31 @@ case ${1:-} in
     t=$2; seconds=${3:-60}; shift 3 2>/dev/null || shift $#
     run_target "$t" "$seconds" "$@" ;;
   ci)
-    seconds=${2:-30}; build_lib
+    # One target a core at a time (FUZZ_JOBS, default the core count): each still runs its
+    # full SECONDS, and the whole takes SECONDS x targets / jobs instead of SECONDS x targets.
+    seconds=${2:-30}; jobs=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}; build_lib
     for t in $(targets); do build_target "$t"; done
+    for t in $(targets); do seed "$t"; done
+    declare -A pid_target=()
     failed=()
-    for t in $(targets); do
-      echo "fuzz: $t for ${seconds}s" >&2
-      log="$out/ci-$t.log"
-      if run_target "$t" "$seconds" >"$log" 2>&1; then
+    reap() { # wait for one job; report it
+      local pid rc=0
+      wait -n -p pid || rc=$?
+      local t=${pid_target[$pid]} log="$out/ci-${pid_target[$pid]}.log"
+      unset "pid_target[$pid]"
+      if ((rc == 0)); then
         grep -E "^(#[0-9]+.*DONE|stat::number_of_executed_units|stat::peak_rss_mb)" "$log" | sed "s/^/fuzz: $t: /" >&2
       else
-        failed+=("$t"); tail -40 "$log" >&2
+        failed+=("$t"); tail -40 "$log" | sed "s/^/fuzz: $t: /" >&2
       fi
+    }
+    for t in $(targets); do
+      while ((${#pid_target[@]} >= jobs)); do reap; done
+      echo "fuzz: $t for ${seconds}s" >&2
+      run_target "$t" "$seconds" >"$out/ci-$t.log" 2>&1 &
+      pid_target[$!]=$t
     done
+    while ((${#pid_target[@]})); do reap; done
     if ((${#failed[@]})); then echo "fuzz: findings in ${failed[*]} (inputs in $out/artifacts)" >&2; exit 1; fi
     echo "fuzz: no findings" >&2 ;;
   repro)
