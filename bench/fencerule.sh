@@ -21,6 +21,14 @@
 #              against 1,000,000 fences over a 100 km square around the same centre, one
 #              every 100 m on average, and against the one centre fence. Target: within 2x of
 #              the one fence, in CPU time
+#   LIMIT      0 to leave out the --limit and --trace cases (default 1). --limit: N/10 fixes
+#              against 1,000 fences over a continent (3,000 km) plus 20 fences of 20 m in
+#              London, with and without `--limit 20`, for two walks: one in London with a
+#              glitch fix at 0,0 every 1,000 fixes, and the 47th-parallel walk (hundreds of km
+#              from most fences). Target: --limit within 2x of the run without it, for both.
+#              --trace: the noisy case's first N/10 fixes against its 1,000,000 fences, with
+#              and without --trace, and the fence entries --trace printed: its cost a printed
+#              entry, and the same against the one fence (no entry to print)
 #
 # The fences (bench/gen_fences.py): a square of 1000 km around 47.0 N, 8.0 E, one fence at
 # its centre (radius 100 m) and the others spread uniformly, radius 50 to 200 m. The fixes
@@ -80,6 +88,36 @@ if [[ $NOISY != 0 ]]; then
     generate "$noisy_fixes" "$N fixes, hacc 2-150 m" gen_fixes.py --center 47.0,8.0 --area-km 100 --hacc 2,150 --fixes "$N"
 fi
 
+LIMIT=${LIMIT:-1}
+if [[ $LIMIT != 0 ]]; then
+    make_fixes "$small_n"
+    continent=$out/fences-continent.json
+    if [[ ! -s $continent ]]; then
+        generate "$out/fences-continent-1000.json" "1000 fences over 3000 km" gen_fences.py --count 1000 --area-km 3000
+        generate "$out/fences-london-20.json" "20 fences of 20 m in London" gen_fences.py --count 20 \
+            --center 51.5,-0.12 --area-km 2 --min-radius 20 --max-radius 20
+        python3 -c 'import json, sys
+a = json.load(open(sys.argv[1])); b = json.load(open(sys.argv[2]))
+for f in b: f["id"] = "london-" + f["id"]
+json.dump(a + b, open(sys.argv[3], "w"))' "$out/fences-continent-1000.json" "$out/fences-london-20.json" "$continent.tmp"
+        mv "$continent.tmp" "$continent"
+    fi
+    london=$(input_for fences-london-glitch.ndjson "$small_n")
+    if [[ ! -s $london ]]; then
+        echo "== generating $london ($small_n fixes in London, 0,0 every 1,000th)" >&2
+        # 1.4 m/s at 10 Hz, back and forth over 2 km; every 1,000th fix moved to 0,0 (its time kept).
+        { "$fixsim" --origin 51.5,-0.12 --route "-1000,0:1000,0:-1000,0:1000,0:-1000,0:1000,0:-1000,0:1000,0" \
+            --rate 10 --speed 1.4 --noise 5 || true; } | head -n "$small_n" |
+            awk 'NR % 1000 == 0 { sub(/"lat":[^,]*,"lon":[^,]*/, "\"lat\":0,\"lon\":0") } { print }' >"$london.tmp"
+        [[ $(wc -l <"$london.tmp") -eq $small_n ]] || die "fixsim did not write $small_n fixes for London"
+        mv "$london.tmp" "$london"
+    fi
+    if [[ $NOISY != 0 ]]; then
+        noisy_small=$(input_for fences-noisy-fixes.ndjson "$small_n")
+        [[ -s $noisy_small ]] || head -n "$small_n" "$noisy_fixes" >"$noisy_small"
+    fi
+fi
+
 start_summary "$out/fencerule-summary.txt"
 say_header "fencerule benchmark" 11
 say "fixes:     $fixes: $N fixes, $(file_mib "$fixes") MiB"
@@ -110,6 +148,21 @@ if [[ $NOISY != 0 ]]; then
         -n "noisy, 1 fence" "$(q "$fencerule") --fences $(q "$(fences_for 1)") $(q "$noisy_fixes") > /dev/null" \
         -n "noisy, 1000000 fences" "$(q "$fencerule") --fences $(q "$noisy_fences") $(q "$noisy_fixes") > /dev/null" \
         -n "noisy, load alone" "$(q "$fencerule") --fences $(q "$noisy_fences") /dev/null"
+fi
+if [[ $LIMIT != 0 ]]; then
+    run_hyperfine fencerule-limit "$small_n fixes, 1,020 fences over a continent, --limit 20 or not" -- \
+        -n "london, no limit" "$(q "$fencerule") --fences $(q "$continent") $(q "$london") > /dev/null" \
+        -n "london, --limit 20" "$(q "$fencerule") --limit 20 --fences $(q "$continent") $(q "$london") > /dev/null" \
+        -n "walk, no limit" "$(q "$fencerule") --fences $(q "$continent") $(q "$small") > /dev/null" \
+        -n "walk, --limit 20" "$(q "$fencerule") --limit 20 --fences $(q "$continent") $(q "$small") > /dev/null"
+    if [[ $NOISY != 0 ]]; then
+        entries=$("$fencerule" --trace --fences "$noisy_fences" "$noisy_small" | grep -o '"inside":' | wc -l)
+        run_hyperfine fencerule-trace "$small_n noisy fixes, --trace or not" -- \
+            -n "1M fences" "$(q "$fencerule") --fences $(q "$noisy_fences") $(q "$noisy_small") > /dev/null" \
+            -n "1M fences, --trace" "$(q "$fencerule") --trace --fences $(q "$noisy_fences") $(q "$noisy_small") > /dev/null" \
+            -n "1 fence" "$(q "$fencerule") --fences $(q "$(fences_for 1)") $(q "$noisy_small") > /dev/null" \
+            -n "1 fence, --trace" "$(q "$fencerule") --trace --fences $(q "$(fences_for 1)") $(q "$noisy_small") > /dev/null"
+    fi
 fi
 
 summarize "$out/fencerule.json" "$out/fencerule-load.json" "$N" <<'EOF'
@@ -148,6 +201,33 @@ print(f"  fastest runs = {min(res[big]['times']) / min(res[one]['times']):.2f}x"
 print(f"  without loading (CPU, full - load) = {(cpu[big] - cpu[load]) / cpu[one]:.2f}x")
 EOF
 fi
+if [[ $LIMIT != 0 ]]; then
+    reselects=$("$fencerule" --limit 20 --fences "$continent" "$london" | grep -c '"event":"reselect"' || true)
+    summarize "$out/fencerule-limit.json" "$small_n" "$reselects" <<'EOF'
+res = load_results(sys.argv[1])
+print_medians(res, 20, f"--limit 20: {int(sys.argv[2]):,} fixes, 1,020 fences over a continent; {MEDIANS}")
+print(f"  (London: {int(sys.argv[3]):,} reselections, a glitch fix at 0,0 every 1,000 fixes)")
+cpu = cpu_times(res)
+for walk in ("london", "walk"):
+    r = cpu[f"{walk}, --limit 20"] / cpu[f"{walk}, no limit"]
+    m = res[f"{walk}, --limit 20"]["median"] / res[f"{walk}, no limit"]["median"]
+    print(f"  {walk}: --limit 20 / no limit, CPU = {r:.2f}x, medians = {m:.2f}x   (target: at most 2x)   "
+          + ("ok" if r <= 2 else "MISSED"))
+EOF
+    if [[ $NOISY != 0 ]]; then
+        summarize "$out/fencerule-trace.json" "$small_n" "$entries" <<'EOF'
+res = load_results(sys.argv[1])
+n, entries = int(sys.argv[2]), int(sys.argv[3])
+print_medians(res, 20, f"--trace: {n:,} noisy fixes; {MEDIANS}")
+cpu = cpu_times(res)
+extra = cpu["1M fences, --trace"] - cpu["1M fences"]
+one = cpu["1 fence, --trace"] - cpu["1 fence"]
+print(f"  1M fences: {entries:,} fence entries printed ({entries / n:.1f} a fix); --trace adds {extra:.3f} s CPU, "
+      f"{extra / max(1, entries) * 1e9:.0f} ns an entry")
+print(f"  1 fence: --trace adds {one:.3f} s CPU ({one / n * 1e9:.0f} ns a fix: each fix is written whole)")
+EOF
+    fi
+fi
 say ""
 
 # --- peak memory ------------------------------------------------------------------------------
@@ -177,4 +257,4 @@ print(f"  1,000,000 fences {big / 1e6:9.1f} M  (load {big_load / 1e6:.1f} M; fix
 print(f"  fixes alone, 1,000,000 fences / 1 fence = {(big - big_load) / (one - one_load):.2f}x")
 EOF
 fi
-echo "== written: $out/fencerule.md, fencerule.json, fencerule-load.md, fencerule-load.json, fencerule-noisy.json, $summary" >&2
+echo "== written: $out/fencerule.md, fencerule.json, fencerule-load.md, fencerule-load.json, fencerule-noisy.json, fencerule-limit.json, fencerule-trace.json, $summary" >&2

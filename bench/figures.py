@@ -154,6 +154,22 @@ def rows():
         m = next((v for k, v in p.items() if k.startswith("noisy, 1000000 fences")), None)
         found.append((f"fencerule, {n:,} fixes, hacc 2-150 m, 1M fences over 100 km",
                       f"1 fence {s(one)}; 1M fences {s(big)}, {mib(m)}", "", ratio(big, one), "≤ 2x (CPU)"))
+    r = results("fencerule-limit.json")
+    if r:
+        k = re.search(r"--limit 20: ([0-9,]+) fixes", text)
+        for walk, what in (("london", "in London with a fix at 0,0 every 1,000"), ("walk", "hundreds of km from most")):
+            free, limited = r[f"{walk}, no limit"], r[f"{walk}, --limit 20"]
+            found.append((f"fencerule --limit 20, {k.group(1) if k else '?'} fixes {what}, 1,020 fences over 3000 km",
+                          f"--limit 20 {s(limited)}; none {s(free)}", "", ratio(limited, free), "≤ 2x"))
+    r = results("fencerule-trace.json")
+    if r:
+        k = re.search(r"1M fences: ([0-9,]+) fence entries printed \(([0-9.]+) a fix\); --trace adds [0-9.]+ s CPU, (\d+) ns",
+                      text)
+        found.append(("fencerule --trace, noisy fixes, 1M fences",
+                      f"--trace {s(r['1M fences, --trace'])}; none {s(r['1M fences'])}", "",
+                      f"{ratio(r['1M fences, --trace'], r['1M fences'])}; "
+                      + (f"{k.group(3)} ns a printed entry ({k.group(2)} a fix)" if k else "?"),
+                      "what the entries cost"))
 
     text = summary("pbench-summary.txt")
     if text:
