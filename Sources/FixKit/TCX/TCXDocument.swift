@@ -181,18 +181,21 @@ struct TCXDocument: XMLVocabulary {
         }
     }
 
-    private mutating func endCapture(_ element: Name, line: Int, sink: FixSink) throws {
-        let cutTag: String
+    /// The tag of a captured element, for a message.
+    private static func tagName(_ element: Name) -> String {
         switch element {
-        case .courseName, .pointName: cutTag = "Name"
-        case .time: cutTag = "Time"
-        case .lat: cutTag = "LatitudeDegrees"
-        case .lon: cutTag = "LongitudeDegrees"
-        case .alt: cutTag = "AltitudeMeters"
-        case .speed: cutTag = "Speed"
-        default: cutTag = "\(element)"
+        case .courseName, .pointName: return "Name"
+        case .time: return "Time"
+        case .lat: return "LatitudeDegrees"
+        case .lon: return "LongitudeDegrees"
+        case .alt: return "AltitudeMeters"
+        case .speed: return "Speed"
+        default: return "\(element)"
         }
-        try text.reportCut(cutTag, line: line, sink: sink)
+    }
+
+    private mutating func endCapture(_ element: Name, line: Int, sink: FixSink) throws {
+        try text.reportCut(TCXDocument.tagName(element), line: line, sink: sink)
         if element == .courseName || element == .pointName {
             let value = text.trimmed
             guard !value.isEmpty else { return }

@@ -41,12 +41,15 @@ struct ElementText {
     }
 
     /// Says, once the element has ended, that its text was longer than `limit` and was cut:
-    /// a problem (exit 1), since part of the input is not in the output.
-    func reportCut(_ element: String, line: Int, sink: FixSink) throws {
+    /// a problem (exit 1), since part of the input is not in the output. The element's name
+    /// is worked out only then: a vocabulary's names are enumeration cases, and making one a
+    /// String on every element (`"\(case)"` goes through the runtime's reflection) cost GPX
+    /// three times libxml2's own parse.
+    func reportCut(_ element: @autoclosure () -> String, line: Int, sink: FixSink) throws {
         guard cutBytes > 0 else { return }
         try sink.problem(
             line: line,
-            "the text of <\(element)> is \(bytes.count + cutBytes) bytes, more than the \(ElementText.limit) (1 MiB) kept: its first \(bytes.count) bytes are used"
+            "the text of <\(element())> is \(bytes.count + cutBytes) bytes, more than the \(ElementText.limit) (1 MiB) kept: its first \(bytes.count) bytes are used"
         )
     }
 
