@@ -174,7 +174,7 @@ def rows():
     text = summary("pbench-summary.txt")
     if text:
         rates = re.findall(r"^  p / simpson400 = ([0-9.]+)x", text, re.M)
-        p_ns = re.findall(r"^  p +([0-9.]+ [nµ]s)", text, re.M)
+        p_ns = re.findall(r"^  p +[0-9]+ evals/s +\( *([0-9.]+ [nµ]s) each\)", text, re.M)
         if len(rates) >= 2:
             found.append(("P(inside), `pbench`", f"{p_ns[0] if p_ns else '?'} a call (realistic grid)",
                           "Simpson-400", f"{rates[0]}x realistic grid, {rates[1]}x near the edge", "≥ 50x"))
