@@ -144,6 +144,31 @@ struct DecimalNumberTests {
         }
     }
 
+    /// 16 to 19 significant digits, scaled by 10^−19 to 10^19 (with a point, an exponent or
+    /// both): the exact 128-bit path (`exactlyScaled`) agrees with strtod, ties included.
+    @Test func longMantissasAgreeWithStrtod() {
+        // Ties between two doubles, with 16 or 17 digits: half to even.
+        let ties = [
+            "9007199254740993", "9007199254740995", "4503599627370496.5", "4503599627370497.5",
+            "18014398509481985", "18014398509481986", "18014398509481987", "9999999999999999999",
+            "1844674407370955.1615", "0.9999999999999999999", "1000000000000000000e19", "1e-19",
+            "51.500084066483495", "-0.12003843750785251",
+        ]
+        for text in ties { #expect(DecimalNumber.parse(text) == Double(text), "\(text)") }
+        var r = SplitMix(seed: 160_019)
+        for _ in 0..<200_000 {
+            let digits = 16 + Int(r.next() % 4)
+            var mantissa = String(1 + r.next() % 9)
+            for _ in 1..<digits { mantissa += String(r.next() % 10) }
+            let point = Int(r.next() % UInt64(digits + 1))
+            var text = r.next() % 2 == 0 ? "-" : ""
+            text += point == 0 ? "0" : String(mantissa.prefix(point))
+            if point < digits { text += "." + mantissa.dropFirst(point) }
+            if r.next() % 3 == 0 { text += "e" + String(Int(r.next() % 39) - 19) }
+            #expect(DecimalNumber.parse(text) == Double(text), "\(text)")
+        }
+    }
+
     /// The significant digits, without sign, point, exponent or zeros at either end: equal
     /// strings mean the same shortest digits were chosen.
     func digitString(_ text: String) -> String {

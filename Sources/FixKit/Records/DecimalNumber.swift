@@ -6,10 +6,12 @@
 
 /// Decimal numbers read from and written to bytes, exactly.
 ///
-/// Reading is correctly rounded: numbers of up to 19 significant digits with a small exponent
-/// take Clinger's fast path (an exact integer times or divided by an exact power of ten is
-/// rounded once, so the result is the nearest double); anything longer, such as Garmin
-/// Connect's 30-digit coordinates, goes to the C library's `strtod`, which is correctly rounded.
+/// Reading is correctly rounded: numbers of up to 15 significant digits (up to 2^53) with a
+/// small exponent take Clinger's fast path (an exact integer times or divided by an exact
+/// power of ten is rounded once, so the result is the nearest double); up to 19 digits, within
+/// 10^±19, are worked out exactly in 128-bit integers (`exactlyScaled`); anything longer, such
+/// as Garmin Connect's 30-digit coordinates, goes to the C library's `strtod`, which is
+/// correctly rounded.
 /// Writing gives the shortest digits that read back as the same double, and never an exponent,
 /// because GPX's `xsd:decimal` has none and a coordinate of 0.000005 should read as one.
 public enum DecimalNumber {
@@ -107,7 +109,58 @@ public enum DecimalNumber {
             if scale < 0 { v /= exactPowers[-scale] } else { v *= exactPowers[scale] }
             return negative ? -v : v
         }
+        if significant <= 19, dropped == 0, scale >= -19, scale <= 19 {
+            // Every digit is in the mantissa: 16 to 19 of them (computed coordinates written in
+            // full, 51.500084066483495) or a larger power of ten, worked out exactly.
+            if mantissa == 0 { return negative ? -0.0 : 0.0 }
+            let v = exactlyScaled(mantissa, scale)
+            return negative ? -v : v
+        }
         return slowParse(text, start: start, end: end)
+    }
+
+    /// m · 10^scale, correctly rounded, for m > 0 and −19 ≤ scale ≤ 19: the product, or the
+    /// quotient with its remainder, in 128-bit integer arithmetic, then one rounding of its
+    /// top 64 bits to 53 (half to even, the bits below and the remainder deciding a tie). What
+    /// `strtod` gives, at a fraction of its cost: it works in arbitrary precision whenever the
+    /// digits do not fit a double's 53 bits.
+    static func exactlyScaled(_ m: UInt64, _ scale: Int) -> Double {
+        let power = integerPowers[scale < 0 ? -scale : scale]
+        // value = (q + fraction) · 2^e, with q's top bit set; `inexact`: the fraction is not 0.
+        let q: UInt64
+        var e: Int
+        let inexact: Bool
+        if scale >= 0 {
+            let (hi, lo) = m.multipliedFullWidth(by: power)
+            if hi == 0 {
+                let z = lo.leadingZeroBitCount
+                (q, e, inexact) = (lo << z, -z, false)
+            } else {
+                let z = hi.leadingZeroBitCount
+                let top = z == 0 ? hi : hi << z | lo >> (64 - z)
+                (q, e, inexact) = (top, 64 - z, lo << z != 0)
+            }
+        } else {
+            // Both normalised (top bit set); the numerator mn · 2^64, or mn · 2^63 when mn ≥ dn,
+            // so that the quotient has exactly 64 bits.
+            let zm = m.leadingZeroBitCount
+            let zd = power.leadingZeroBitCount
+            let mn = m << zm
+            let dn = power << zd
+            let (quotient, remainder) =
+                mn < dn ? dn.dividingFullWidth((mn, 0)) : dn.dividingFullWidth((mn >> 1, mn << 63))
+            (q, e, inexact) = (quotient, zd - zm - (mn < dn ? 64 : 63), remainder != 0)
+        }
+        var mantissa = q >> 11
+        let rest = q & 0x7FF
+        if rest > 0x400 || (rest == 0x400 && (inexact || mantissa & 1 == 1)) {
+            mantissa += 1
+            if mantissa == 1 << 53 {
+                mantissa >>= 1
+                e += 1
+            }
+        }
+        return Double(sign: .plus, exponent: e + 11, significand: Double(mantissa))
     }
 
     /// The common case first: `[-]digits[.digits]` with at most 15 digits, read as one integer
