@@ -68,6 +68,19 @@ public enum Geodesy {
         return distance(lat1: a.lat, lon1: a.lon, lat2: b.lat, lon2: b.lon)
     }
 
+    /// `distance(lat1: a.lat, lon1: a.lon, lat2: lat, lon2: lon)`, the same value to the bit,
+    /// with a's Earth-centred coordinates already worked out: for code that measures many points
+    /// from one (a stay's centre).
+    public static func distance(_ a: Point, lat: Double, lon: Double) -> Double {
+        let b = ecef(lat, lon)
+        let dx = a.x - b.x
+        let dy = a.y - b.y
+        let dz = a.z - b.z
+        let chord = (dx * dx + dy * dy + dz * dz).squareRoot()
+        if chord < 50_000 { return chord }
+        return distance(lat1: a.lat, lon1: a.lon, lat2: lat, lon2: lon)
+    }
+
     /// Earth-centred, Earth-fixed coordinates of a point on the ellipsoid, metres.
     @inline(__always)
     static func ecef(_ lat: Double, _ lon: Double) -> (x: Double, y: Double, z: Double) {

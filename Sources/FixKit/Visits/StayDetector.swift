@@ -63,7 +63,8 @@ public struct StayDetector {
     /// The fixes in a row back inside the held visit (fewer than `exitFixes`).
     private var returning: [StayPoint] = []
     private var outside: [StayPoint] = []
-    private var centre: (lat: Double, lon: Double)?
+    /// The stay's centre, with its Earth-centred coordinates for the distance of each fix.
+    private var centre: Geodesy.Point?
     private var centredAt = 0
     private var beganAtTraceStart = false
     private var seenAny = false
@@ -121,7 +122,7 @@ public struct StayDetector {
                 held = nil
                 stay = h.stay
                 fit = h.fit
-                centre = h.centre
+                centre = Geodesy.Point(lat: h.centre.lat, lon: h.centre.lon)
                 centredAt = h.centredAt
                 beganAtTraceStart = h.beganAtTraceStart
                 outside = []
@@ -146,7 +147,7 @@ public struct StayDetector {
             begin([p], atTraceStart: false)
             return
         }
-        let d = Geodesy.distance(lat1: c.lat, lon1: c.lon, lat2: p.lat, lon2: p.lon)
+        let d = Geodesy.distance(c, lat: p.lat, lon: p.lon)
         if d <= settings.radius + p.hacc {
             outside.removeAll()  // a jump or an excursion that came back: not part of the stay
             include(p)
@@ -241,7 +242,7 @@ public struct StayDetector {
     private mutating func recentreIfDue() {
         guard !stay.isEmpty else { return }
         if centre == nil || stay.count <= 32 || stay.count - centredAt >= max(1, centredAt / 16) {
-            centre = stay.centre()
+            centre = stay.centre().map { Geodesy.Point(lat: $0.lat, lon: $0.lon) }
             centredAt = stay.count
         }
     }

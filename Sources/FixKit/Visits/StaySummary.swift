@@ -175,13 +175,14 @@ struct StaySummary {
         guard let first else { return 0 }
         var distances: [Double]
         var weights: [Double]
+        let c = Geodesy.Point(lat: c.lat, lon: c.lon)
         if let s = summary, let last = points.last {
             (distances, weights) = s.cells.distances(from: c, lon0: first.lon)
-            distances.append(Geodesy.distance(lat1: c.lat, lon1: c.lon, lat2: last.lat, lon2: last.lon))
+            distances.append(Geodesy.distance(c, lat: last.lat, lon: last.lon))
             weights.append(Self.weight(last, before: s.beforeLast, after: nil))
         } else {
             weights = self.weights
-            distances = points.map { Geodesy.distance(lat1: c.lat, lon1: c.lon, lat2: $0.lat, lon2: $0.lon) }
+            distances = points.map { Geodesy.distance(c, lat: $0.lat, lon: $0.lon) }
         }
         return WeightedMedian.quantile(distances, weights: weights, 0.68) ?? 0
     }
@@ -226,7 +227,7 @@ struct CellGrid {
     }
 
     /// Each cell's distance from `c` (its centroid's) and weight.
-    func distances(from c: (lat: Double, lon: Double), lon0: Double) -> ([Double], [Double]) {
+    func distances(from c: Geodesy.Point, lon0: Double) -> ([Double], [Double]) {
         var distances: [Double] = []
         var weights: [Double] = []
         distances.reserveCapacity(cells.count + 1)
@@ -234,7 +235,7 @@ struct CellGrid {
         for cell in cells.values where cell.weight > 0 {
             var lon = lon0 + cell.lon / cell.weight
             if lon > 180 { lon -= 360 } else if lon < -180 { lon += 360 }
-            distances.append(Geodesy.distance(lat1: c.lat, lon1: c.lon, lat2: cell.lat / cell.weight, lon2: lon))
+            distances.append(Geodesy.distance(c, lat: cell.lat / cell.weight, lon: lon))
             weights.append(cell.weight)
         }
         return (distances, weights)
