@@ -30,13 +30,11 @@ public enum Geodesy {
     /// 20,000 km against geographiclib, 2e-3 near antipodes. Zero for the same point.
     /// - Complexity: O(1), a handful of trigonometric calls.
     public static func distance(lat1: Double, lon1: Double, lat2: Double, lon2: Double) -> Double {
-        let p1 = ecef(lat1, lon1)
-        let p2 = ecef(lat2, lon2)
-        let dx = p1.x - p2.x
-        let dy = p1.y - p2.y
-        let dz = p1.z - p2.z
-        let chord = (dx * dx + dy * dy + dz * dz).squareRoot()
-        if chord < 50_000 { return chord }
+        distance(Point(lat: lat1, lon: lon1), lat: lat2, lon: lon2)
+    }
+
+    /// Past 50 km: Andoyer–Lambert, the longitudes taken the short way round.
+    static func far(lat1: Double, lon1: Double, lat2: Double, lon2: Double) -> Double {
         var dLon = lon2 - lon1
         if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
         return andoyerLambert(lat1: lat1, lon1: lon1, lat2: lat2, lon2: lon1 + dLon)
@@ -65,12 +63,12 @@ public enum Geodesy {
         let dz = a.z - b.z
         let chord = (dx * dx + dy * dy + dz * dz).squareRoot()
         if chord < 50_000 { return chord }
-        return distance(lat1: a.lat, lon1: a.lon, lat2: b.lat, lon2: b.lon)
+        return far(lat1: a.lat, lon1: a.lon, lat2: b.lat, lon2: b.lon)
     }
 
-    /// `distance(lat1: a.lat, lon1: a.lon, lat2: lat, lon2: lon)`, the same value to the bit,
-    /// with a's Earth-centred coordinates already worked out: for code that measures many points
-    /// from one (a stay's centre).
+    /// `distance(lat1: a.lat, lon1: a.lon, lat2: lat, lon2: lon)` (which is this), with a's
+    /// Earth-centred coordinates already worked out: for code that measures many points from
+    /// one (a stay's centre).
     public static func distance(_ a: Point, lat: Double, lon: Double) -> Double {
         let b = ecef(lat, lon)
         let dx = a.x - b.x
@@ -78,7 +76,7 @@ public enum Geodesy {
         let dz = a.z - b.z
         let chord = (dx * dx + dy * dy + dz * dz).squareRoot()
         if chord < 50_000 { return chord }
-        return distance(lat1: a.lat, lon1: a.lon, lat2: lat, lon2: lon)
+        return far(lat1: a.lat, lon1: a.lon, lat2: lat, lon2: lon)
     }
 
     /// Earth-centred, Earth-fixed coordinates of a point on the ellipsoid, metres.
