@@ -145,7 +145,7 @@ struct DecimalNumberTests {
     }
 
     /// 16 to 19 significant digits, scaled by 10^−19 to 10^19 (with a point, an exponent or
-    /// both): the exact 128-bit path (`exactlyScaled`) agrees with strtod, ties included.
+    /// both): the exact 128-bit path (`nearestDouble`, reached from `parsePlain` and, with an exponent, from `parseGeneral`) agrees with strtod, ties included.
     @Test func longMantissasAgreeWithStrtod() {
         // Ties between two doubles, with 16 or 17 digits: half to even.
         let ties = [

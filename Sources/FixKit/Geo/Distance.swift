@@ -30,7 +30,7 @@ public enum Geodesy {
     /// 20,000 km against geographiclib, 2e-3 near antipodes. Zero for the same point.
     /// - Complexity: O(1), a handful of trigonometric calls.
     public static func distance(lat1: Double, lon1: Double, lat2: Double, lon2: Double) -> Double {
-        distance(Point(lat: lat1, lon: lon1), lat: lat2, lon: lon2)
+        distance(Point(lat: lat1, lon: lon1), Point(lat: lat2, lon: lon2))
     }
 
     /// Past 50 km: Andoyer–Lambert, the longitudes taken the short way round.
@@ -66,17 +66,11 @@ public enum Geodesy {
         return far(lat1: a.lat, lon1: a.lon, lat2: b.lat, lon2: b.lon)
     }
 
-    /// `distance(lat1: a.lat, lon1: a.lon, lat2: lat, lon2: lon)` (which is this), with a's
-    /// Earth-centred coordinates already worked out: for code that measures many points from
-    /// one (a stay's centre).
+    /// From a point whose Earth-centred coordinates are already worked out (a stay's centre,
+    /// measured against many fixes): `distance(lat1: a.lat, lon1: a.lon, lat2: lat, lon2: lon)`.
+    @inline(__always)
     public static func distance(_ a: Point, lat: Double, lon: Double) -> Double {
-        let b = ecef(lat, lon)
-        let dx = a.x - b.x
-        let dy = a.y - b.y
-        let dz = a.z - b.z
-        let chord = (dx * dx + dy * dy + dz * dz).squareRoot()
-        if chord < 50_000 { return chord }
-        return far(lat1: a.lat, lon1: a.lon, lat2: lat, lon2: lon)
+        distance(a, Point(lat: lat, lon: lon))
     }
 
     /// Earth-centred, Earth-fixed coordinates of a point on the ellipsoid, metres.

@@ -9,7 +9,7 @@
 /// Reading is correctly rounded: numbers of up to 15 significant digits (up to 2^53) with a
 /// small exponent take Clinger's fast path (an exact integer times or divided by an exact
 /// power of ten is rounded once, so the result is the nearest double); up to 19 digits, within
-/// 10^±19, are worked out exactly in 128-bit integers (`exactlyScaled`); anything longer, such
+/// 10^±19, are worked out exactly in 128-bit integers (`nearestDouble`); anything longer, such
 /// as Garmin Connect's 30-digit coordinates, goes to the C library's `strtod`, which is
 /// correctly rounded.
 /// Writing gives the shortest digits that read back as the same double, and never an exponent,
@@ -110,21 +110,21 @@ public enum DecimalNumber {
             return negative ? -v : v
         }
         if significant <= 19, dropped == 0, scale >= -19, scale <= 19 {
-            // Every digit is in the mantissa: 16 to 19 of them (computed coordinates written in
-            // full, 51.500084066483495) or a larger power of ten, worked out exactly.
+            // Every digit is in the mantissa, 16 to 19 of them or a larger power of ten: the
+            // forms `parsePlain` leaves (an exponent, a '+', leading zeros past 19 digits).
             if mantissa == 0 { return negative ? -0.0 : 0.0 }
-            let v = exactlyScaled(mantissa, scale)
+            let v = nearestDouble(mantissa, timesTenTo: scale)
             return negative ? -v : v
         }
         return slowParse(text, start: start, end: end)
     }
 
-    /// m · 10^scale, correctly rounded, for m > 0 and −19 ≤ scale ≤ 19: the product, or the
+    /// The double nearest m · 10^scale, for m > 0 and −19 ≤ scale ≤ 19: the product, or the
     /// quotient with its remainder, in 128-bit integer arithmetic, then one rounding of its
     /// top 64 bits to 53 (half to even, the bits below and the remainder deciding a tie). What
     /// `strtod` gives, at a fraction of its cost: it works in arbitrary precision whenever the
     /// digits do not fit a double's 53 bits.
-    static func exactlyScaled(_ m: UInt64, _ scale: Int) -> Double {
+    static func nearestDouble(_ m: UInt64, timesTenTo scale: Int) -> Double {
         let power = integerPowers[scale < 0 ? -scale : scale]
         // value = (q + fraction) · 2^e, with q's top bit set; `inexact`: the fraction is not 0.
         let q: UInt64
@@ -163,13 +163,14 @@ public enum DecimalNumber {
         return Double(sign: .plus, exponent: e + 11, significand: Double(mantissa))
     }
 
-    /// The common case first: `[-]digits[.digits]` with at most 15 digits, read as one integer
-    /// and one exact division (correctly rounded). Nil for anything else, which `parse` reads.
+    /// The common case first: `[-]digits[.digits]` with at most 19 digits, read as one integer
+    /// and, up to 15 digits, one exact division, beyond that `nearestDouble` (both correctly
+    /// rounded). Nil for anything else, which `parse` reads.
     // SAFETY: `t` is the caller's, valid for the call; `p[k]` is read only for `k < n = t.count`.
     @inline(__always)
     static func parsePlain(_ t: UnsafeBufferPointer<UInt8>) -> Double? {
         let n = t.count
-        guard n > 0, n <= 17, let p = t.baseAddress else { return nil }
+        guard n > 0, n <= 21, let p = t.baseAddress else { return nil }
         var k = 0
         let negative = p[0] == UInt8(ascii: "-")
         if negative { k = 1 }
@@ -190,8 +191,9 @@ public enum DecimalNumber {
             }
             k += 1
         }
-        guard digits > 0, digits <= 15, decimals != 0 else { return nil }
-        let v = Double(m) / exactPowers[max(decimals, 0)]
+        guard digits > 0, digits <= 19, decimals != 0 else { return nil }
+        let scale = max(decimals, 0)
+        let v = digits <= 15 ? Double(m) / exactPowers[scale] : m == 0 ? 0 : nearestDouble(m, timesTenTo: -scale)
         return negative ? -v : v
     }
 
