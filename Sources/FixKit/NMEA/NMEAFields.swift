@@ -188,6 +188,38 @@ enum NMEAFraming {
         var sum: UInt8 = 0
         var k = 1
         var star = -1
+        // Eight bytes at a time up to the first `$`, `!` or `*`: before the star every byte
+        // joins the checksum, so whole words are XORed and folded at the end; only the bytes at
+        // or below ',' (commas, as a rule) are looked at one by one, from an exact mask.
+        var words: UInt64 = 0
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        words: while k + 8 <= n {
+            let w = UnsafeRawPointer(p + k).loadUnaligned(as: UInt64.self).littleEndian
+            // A byte's high bit is set where it is at most ',' (0x2C): (b & 0x7F) + 0x53 reaches
+            // 0x80 exactly when b & 0x7F > 0x2C, never carries into the next byte, and a byte
+            // with its own high bit set is above ','.
+            var low = ~(((w & ~highs) &+ 0x53 &* ones) | w) & highs
+            while low != 0 {
+                let j = low.trailingZeroBitCount >> 3
+                let c = UInt8(truncatingIfNeeded: w >> UInt64(j << 3))
+                if c == UInt8(ascii: ",") {
+                    if fieldCount < FieldBounds.capacity - 2 {
+                        fieldCount += 1
+                        table[fieldCount] = Int32(k + j)
+                    }
+                } else if c == UInt8(ascii: "$") || c == UInt8(ascii: "!") || c == UInt8(ascii: "*") {
+                    // The bytes before it join the checksum; the byte-wise loop goes on from it.
+                    words ^= w & ((1 << UInt64(j << 3)) &- 1)
+                    k += j
+                    break words
+                }
+                low &= low &- 1
+            }
+            words ^= w
+            k += 8
+        }
+        for shift in stride(from: 0, to: 64, by: 8) { sum ^= UInt8(truncatingIfNeeded: words >> UInt64(shift)) }
         while k < n {
             let c = p[k]
             // Every byte that matters ($ ! * , and line noise) is at or below ','; letters and
