@@ -18,9 +18,13 @@ struct TraceFences {
     var still = StillPool()
     // Region budget (--limit).
     var watched: Set<Int> = []
-    var refresh: (lat: Double, lon: Double, radius: Double)?
+    /// The refresh circle: its centre (the fix that reselected) and radius.
+    var refresh: (centre: Geodesy.Point, radius: Double)?
     var selected = false
-    var missedInside: Set<Int> = []
+    /// The unwatched fences the user is inside of that were reported missed, ascending.
+    var missedInside: [Int] = []
+    /// The fences the last fix was inside of, kept for their storage (`findMissed`).
+    var insideScratch: [Int] = []
     /// The candidates of the last fix, kept for their storage: a fix allocates none.
     var scratch: [(k: Int, d: Double, radius: Double)] = []
 }
@@ -97,11 +101,11 @@ struct FenceEngine {
                 for k in index.fences.indices { state.states.append(k, FenceState(inside: true)) }
             }
         }
-        if let limit { reselectIfNeeded(fix, limit: limit, state: &state, events: &events) }
+        let here = Geodesy.Point(lat: fix.lat, lon: fix.lon)
+        if let limit { reselectIfNeeded(fix, at: here, limit: limit, state: &state, events: &events) }
 
         // Fences to evaluate: those where a quiet fence may change (for --trace, also all that
         // may reach its threshold), and those whose state is kept.
-        let here = Geodesy.Point(lat: fix.lat, lon: fix.lon)
         let steady =
             settings.kind == .steady ? settings.observe(fix, previous: state.previous, pool: &state.still) : nil
         var (margin, minRadius) = acting.region(sigma: fix.sigma)
@@ -136,7 +140,7 @@ struct FenceEngine {
             }
         }
         if candidates.isEmpty, state.states.isEmpty {
-            if limit != nil { findMissed(fix, state: &state, events: &events) }
+            if limit != nil { findMissed(fix, at: here, state: &state, events: &events) }
             state.previous = fix
             return events
         }
@@ -223,7 +227,7 @@ struct FenceEngine {
         }
         swap(&state.states, &next)
         swap(&next, &state.spareStates)
-        if limit != nil { findMissed(fix, state: &state, events: &events) }
+        if limit != nil { findMissed(fix, at: here, state: &state, events: &events) }
         state.previous = fix
         return events
     }
@@ -231,11 +235,13 @@ struct FenceEngine {
     /// Core Location's budget: the N−1 fences with the nearest edges, and a refresh circle on
     /// the user reaching just short of the N-th (never below 50 m); leaving it reselects, before
     /// the fix is evaluated. Fences the user is held inside keep their place.
-    private func reselectIfNeeded(_ fix: FixPoint, limit: Int, state: inout TraceFences, events: inout [FenceEvent]) {
+    private func reselectIfNeeded(
+        _ fix: FixPoint, at here: Geodesy.Point, limit: Int, state: inout TraceFences, events: inout [FenceEvent]
+    ) {
         if state.selected {
             guard let r = state.refresh else { return }  // every fence is watched
-            let d = Geodesy.distance(lat1: fix.lat, lon1: fix.lon, lat2: r.lat, lon2: r.lon)
-            if d <= r.radius { return }
+            // The same distance as from the latitudes and longitudes, without their trigonometry.
+            if Geodesy.distance(here, r.centre) <= r.radius { return }
         }
         state.selected = true
         // Fences the rule holds the user inside stay watched, nearest or not, so that their exit
@@ -255,7 +261,7 @@ struct FenceEngine {
         state.watched = newSet
         if let next = nextUnwatched {
             let radius = max(FenceEngine.minimumRefreshRadius, next.edge)
-            state.refresh = (fix.lat, fix.lon, radius)
+            state.refresh = (here, radius)
         } else {
             state.refresh = nil
         }
@@ -263,20 +269,41 @@ struct FenceEngine {
     }
 
     /// A fix inside a fence (d ≤ R) that is not watched: what the budget cost the app, said
-    /// once until the fix is outside that fence again.
-    private func findMissed(_ fix: FixPoint, state: inout TraceFences, events: inout [FenceEvent]) {
+    /// once until the fix is outside that fence again. The fences the fix is inside of come
+    /// from the trace's neighbourhood list when one covers it (the index's own test, as in
+    /// `process`), else from the index; a fix inside none, with none missed, allocates nothing.
+    private func findMissed(_ fix: FixPoint, at here: Geodesy.Point, state: inout TraceFences, events: inout [FenceEvent]) {
         var inside: [Int] = []
-        let here = Geodesy.Point(lat: fix.lat, lon: fix.lon)
-        index.forEachWithin(here, margin: 0) { k, _ in inside.append(k) }
-        let now = Set(inside)
-        state.missedInside = state.missedInside.filter { now.contains($0) }
-        for k in inside.sorted() where !state.watched.contains(k) && !state.missedInside.contains(k) {
-            state.missedInside.insert(k)
+        swap(&inside, &state.insideScratch)
+        inside.removeAll(keepingCapacity: true)
+        defer { swap(&inside, &state.insideScratch) }
+        if let list = near.list(for: state.serial, at: here, margin: 0, index: index) {
+            for e in list where index.distance(here, e.slot, e.fence) - e.slot.radius <= 0 { inside.append(e.fence) }
+        } else {
+            index.forEachWithin(here, margin: 0) { k, _ in inside.append(k) }
+        }
+        if inside.isEmpty, state.missedInside.isEmpty { return }
+        if inside.count > 1 { inside.sort() }
+        // Those still inside stay reported (both lists ascending).
+        var kept = 0
+        var j = 0
+        for k in state.missedInside {
+            while j < inside.count, inside[j] < k { j += 1 }
+            if j < inside.count, inside[j] == k {
+                state.missedInside[kept] = k
+                kept += 1
+            }
+        }
+        state.missedInside.removeLast(state.missedInside.count - kept)
+        let reported = state.missedInside.count
+        for k in inside where !state.watched.contains(k) && !state.missedInside[..<reported].contains(k) {
+            state.missedInside.append(k)
             let f = index.fences[k]
             let d = Geodesy.distance(here, index.centres[k])
             events.append(
                 .missed(k, distance: d, p: InsideProbability.p(distance: d, radius: f.radius, sigma: fix.sigma)))
         }
+        if state.missedInside.count > reported { state.missedInside.sort() }
     }
 }
 
