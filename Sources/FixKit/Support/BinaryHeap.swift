@@ -34,37 +34,57 @@ struct BinaryHeap<Element: HeapOrdered> {
             && (items.count < 3 || Element.before(root, items[2]))
     }
 
-    /// Adds `element`. O(log n).
+    /// Adds `element`. O(log n), and O(1) on average for elements in random order.
     mutating func push(_ element: Element) {
         items.append(element)
-        var i = items.count - 1
-        while i > 0 {
-            let parent = (i - 1) / 2
-            guard Element.before(element, items[parent]) else { break }
-            items[i] = items[parent]
-            i = parent
+        // SAFETY: the items' own storage, lent for the closure; every index is below the count.
+        items.withUnsafeMutableBufferPointer { h in
+            var i = h.count - 1
+            while i > 0 {
+                let parent = (i - 1) / 2
+                guard Element.before(element, h[parent]) else { break }
+                h[i] = h[parent]
+                i = parent
+            }
+            h[i] = element
         }
-        items[i] = element
     }
 
     /// Takes the top off and returns it; nil when the heap is empty. O(log n).
+    ///
+    /// Bottom-up (Floyd): the hole the top leaves goes down to a leaf along the earlier child
+    /// at each level, and the last element then rises from there, as a rule a level or two,
+    /// since it came from the bottom. One comparison a level instead of two, and the choice of
+    /// child is arithmetic, not a branch the processor must guess (visits' medians pop from
+    /// heaps of thousands of coordinates, whose order is noise).
     @discardableResult
     mutating func pop() -> Element? {
         guard let last = items.popLast() else { return nil }
         guard let top = items.first else { return last }
-        // Sift the last element down from the root, into the hole the top leaves.
-        var i = 0
-        let n = items.count
-        while true {
-            let left = 2 * i + 1
-            guard left < n else { break }
-            let right = left + 1
-            let child = right < n && Element.before(items[right], items[left]) ? right : left
-            guard Element.before(items[child], last) else { break }
-            items[i] = items[child]
-            i = child
+        // SAFETY: the items' own storage, lent for the closure; every index is below n, the count.
+        items.withUnsafeMutableBufferPointer { h in
+            let n = h.count
+            var i = 0
+            var right = 2
+            while right < n {
+                let child = right - 1 + (Element.before(h[right], h[right - 1]) ? 1 : 0)
+                h[i] = h[child]
+                i = child
+                right = 2 * i + 2
+            }
+            if right == n {
+                // Only a left child.
+                h[i] = h[n - 1]
+                i = n - 1
+            }
+            while i > 0 {
+                let parent = (i - 1) / 2
+                guard Element.before(last, h[parent]) else { break }
+                h[i] = h[parent]
+                i = parent
+            }
+            h[i] = last
         }
-        items[i] = last
         return top
     }
 }
