@@ -105,6 +105,9 @@ extension DecimalNumber {
     static func withoutTrailingZeros(_ digits: UInt64, decimals: Int) -> (UInt64, Int) {
         // Spelled out, so that every division is by a constant (a multiplication), and the
         // remainder is checked from the quotient.
+        // Nine times in ten the last digit is not 0 (the 17-digit forms of converted
+        // positions always): then nothing drops.
+        if decimals == 0 || digits % 10 != 0 { return (digits, decimals) }
         var digits = digits
         var decimals = decimals
         @inline(__always) func drop(_ step: Int, _ q: UInt64) {
@@ -208,13 +211,26 @@ extension DecimalNumber {
         var v = m
         var at = end
         var left = count
-        let pairs = digitPairs
-        while left >= 2 {
+        let pairs = UnsafeRawPointer(digitPairs)
+        // Each pair of digits is copied as one 16-bit word from the table.
+        @inline(__always) func pair(_ r: Int, at q: UnsafeMutablePointer<UInt8>) {
+            UnsafeMutableRawPointer(q).storeBytes(
+                of: pairs.loadUnaligned(fromByteOffset: 2 * r, as: UInt16.self), as: UInt16.self)
+        }
+        while left >= 4 {
+            // Four digits from one division by a constant, then two pairs of them.
+            let r = Int(v % 10_000)
+            v /= 10_000
+            at -= 4
+            pair(r / 100, at: at)
+            pair(r % 100, at: at + 2)
+            left -= 4
+        }
+        if left >= 2 {
             let r = Int(v % 100)
             v /= 100
             at -= 2
-            at[0] = pairs[2 * r]
-            at[1] = pairs[2 * r + 1]
+            pair(r, at: at)
             left -= 2
         }
         if left == 1 {
