@@ -38,16 +38,21 @@ struct BinaryHeap<Element: HeapOrdered> {
     mutating func push(_ element: Element) {
         items.append(element)
         // SAFETY: the items' own storage, lent for the closure; every index is below the count.
-        items.withUnsafeMutableBufferPointer { h in
-            var i = h.count - 1
-            while i > 0 {
-                let parent = (i - 1) / 2
-                guard Element.before(element, h[parent]) else { break }
-                h[i] = h[parent]
-                i = parent
-            }
-            h[i] = element
+        items.withUnsafeMutableBufferPointer { h in BinaryHeap.siftUp(element, from: h.count - 1, in: h) }
+    }
+
+    /// Puts `element` in the hole at `i`, or above it: each parent it comes before moves down.
+    // SAFETY: `h` is the items' storage, lent by the caller; i < h.count, and parents are below i.
+    @inline(__always)
+    static func siftUp(_ element: Element, from i: Int, in h: UnsafeMutableBufferPointer<Element>) {
+        var i = i
+        while i > 0 {
+            let parent = (i - 1) / 2
+            guard Element.before(element, h[parent]) else { break }
+            h[i] = h[parent]
+            i = parent
         }
+        h[i] = element
     }
 
     /// Takes the top off and returns it; nil when the heap is empty. O(log n).
@@ -77,13 +82,7 @@ struct BinaryHeap<Element: HeapOrdered> {
                 h[i] = h[n - 1]
                 i = n - 1
             }
-            while i > 0 {
-                let parent = (i - 1) / 2
-                guard Element.before(last, h[parent]) else { break }
-                h[i] = h[parent]
-                i = parent
-            }
-            h[i] = last
+            BinaryHeap.siftUp(last, from: i, in: h)
         }
         return top
     }
