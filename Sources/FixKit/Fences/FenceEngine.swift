@@ -126,18 +126,8 @@ struct FenceEngine {
         swap(&candidates, &state.scratch)
         candidates.removeAll(keepingCapacity: true)
         defer { swap(&candidates, &state.scratch) }
-        if let list = near.list(for: state.serial, at: here, margin: margin, index: index) {
-            // The same test as the index's, on the neighbourhood's fences (`NearFences`).
-            for e in list where e.slot.radius >= minRadius {
-                let d = index.distance(here, e.slot, e.fence)
-                if d - e.slot.radius <= margin, limit == nil || state.watched.contains(e.fence) {
-                    candidates.append((e.fence, d, e.slot.radius))
-                }
-            }
-        } else {
-            index.forEachWithin(here, margin: margin, minRadius: minRadius) { k, d in
-                if limit == nil || state.watched.contains(k) { candidates.append((k, d, index.fences[k].radius)) }
-            }
+        forEachWithin(here, margin: margin, minRadius: minRadius, serial: state.serial) { k, d, radius in
+            if limit == nil || state.watched.contains(k) { candidates.append((k, d, radius)) }
         }
         if candidates.isEmpty, state.states.isEmpty {
             if limit != nil { findMissed(fix, at: here, state: &state, events: &events) }
@@ -232,6 +222,24 @@ struct FenceEngine {
         return events
     }
 
+    /// Calls `body(k, d, radius)` for every fence k with d − radius ≤ `margin` (≤ 0 for the
+    /// list) and radius ≥ `minRadius`, d its `Geodesy.distance`: from the neighbourhood list that
+    /// covers the fix (`NearFences`: the index's own test on the list's fences), else from the
+    /// index. Each once, in no particular order.
+    @inline(__always)
+    private func forEachWithin(
+        _ here: Geodesy.Point, margin: Double, minRadius: Double = 0, serial: Int, _ body: (Int, Double, Double) -> Void
+    ) {
+        if let list = near.list(for: serial, at: here, margin: margin, index: index) {
+            for e in list where e.slot.radius >= minRadius {
+                let d = index.distance(here, e.slot, e.fence)
+                if d - e.slot.radius <= margin { body(e.fence, d, e.slot.radius) }
+            }
+        } else {
+            index.forEachWithin(here, margin: margin, minRadius: minRadius) { k, d in body(k, d, index.fences[k].radius) }
+        }
+    }
+
     /// Core Location's budget: the N−1 fences with the nearest edges, and a refresh circle on
     /// the user reaching just short of the N-th (never below 50 m); leaving it reselects, before
     /// the fix is evaluated. Fences the user is held inside keep their place.
@@ -269,19 +277,14 @@ struct FenceEngine {
     }
 
     /// A fix inside a fence (d ≤ R) that is not watched: what the budget cost the app, said
-    /// once until the fix is outside that fence again. The fences the fix is inside of come
-    /// from the trace's neighbourhood list when one covers it (the index's own test, as in
-    /// `process`), else from the index; a fix inside none, with none missed, allocates nothing.
+    /// once until the fix is outside that fence again. A fix inside none, with none missed,
+    /// allocates nothing.
     private func findMissed(_ fix: FixPoint, at here: Geodesy.Point, state: inout TraceFences, events: inout [FenceEvent]) {
         var inside: [Int] = []
         swap(&inside, &state.insideScratch)
         inside.removeAll(keepingCapacity: true)
         defer { swap(&inside, &state.insideScratch) }
-        if let list = near.list(for: state.serial, at: here, margin: 0, index: index) {
-            for e in list where index.distance(here, e.slot, e.fence) - e.slot.radius <= 0 { inside.append(e.fence) }
-        } else {
-            index.forEachWithin(here, margin: 0) { k, _ in inside.append(k) }
-        }
+        forEachWithin(here, margin: 0, serial: state.serial) { k, _, _ in inside.append(k) }
         if inside.isEmpty, state.missedInside.isEmpty { return }
         if inside.count > 1 { inside.sort() }
         // Those still inside stay reported (both lists ascending).

@@ -265,37 +265,10 @@ public enum FenceFile {
             return true
         }
 
-        /// Reads the digits from `i` into `m` (m·10 + digit each, wrapping as the caller's
-        /// count of digits allows for) and returns how many: eight at a time where eight bytes
-        /// remain. A word's digits are found from an exact test of its first non-digit (bytes
-        /// after it may be misjudged by a borrow or carry, and are not used), and converted in
-        /// three multiplications (Lemire's eight-digit SWAR conversion, the missing leading
-        /// digits as zeros).
+        /// `DecimalNumber.digitRun` from `i`: the digits there, into `m`; how many.
         @inline(__always)
         mutating func digits(into m: inout UInt64) -> Int {
-            let zeros: UInt64 = 0x3030_3030_3030_3030
-            var run = 0
-            while i + 8 <= count {
-                let v = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self).littleEndian &- zeros
-                // A byte's high bit: set where its digit value is not below 10 (or it borrowed).
-                let bad = (v | (v &+ 0x7676_7676_7676_7676)) & 0x8080_8080_8080_8080
-                let n = bad == 0 ? 8 : bad.trailingZeroBitCount >> 3
-                if n == 0 { return run }
-                var x = n == 8 ? v : v << UInt64((8 - n) << 3)
-                x = (x &* 10) &+ (x >> 8)
-                x = (((x & 0x0000_00FF_0000_00FF) &* 0x000F_4240_0000_0064)
-                    &+ (((x >> 16) & 0x0000_00FF_0000_00FF) &* 0x0000_2710_0000_0001)) >> 32
-                m = m &* DecimalNumber.integerPowers[n] &+ x
-                i += n
-                run += n
-                if n < 8 { return run }
-            }
-            while i < count, base[i] &- 48 < 10 {
-                m = m &* 10 &+ UInt64(base[i] &- 48)
-                run += 1
-                i += 1
-            }
-            return run
+            DecimalNumber.digitRun(base, at: &i, end: count, into: &m)
         }
 
         /// The bytes of a string without escapes or control characters; after its quote.

@@ -219,7 +219,10 @@ enum NMEAFraming {
             words ^= w
             k += 8
         }
-        for shift in stride(from: 0, to: 64, by: 8) { sum ^= UInt8(truncatingIfNeeded: words >> UInt64(shift)) }
+        words ^= words >> 32
+        words ^= words >> 16
+        words ^= words >> 8
+        sum = UInt8(truncatingIfNeeded: words)
         while k < n {
             let c = p[k]
             // Every byte that matters ($ ! * , and line noise) is at or below ','; letters and
