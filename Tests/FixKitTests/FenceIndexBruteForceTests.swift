@@ -433,7 +433,8 @@ struct FenceIndexBruteForceTests {
                 }
                 served += 1
                 var fromList: [Int] = []
-                for e in list {
+                #expect(zip(list.entries, list.entries.dropFirst()).allSatisfy { $0.key <= $1.key })
+                for e in list.entries where e.key <= list.limit {
                     let d = index.distance(here, e.slot, e.fence)
                     if d - e.slot.radius <= margin { fromList.append(e.fence) }
                 }

@@ -148,36 +148,38 @@ struct FenceEngine {
             let d: Double
             // The radius alone: copying the Fence would retain and release its id.
             let radius: Double
-            let kept: FenceState?
-            if m == keptCount || (c < candidates.count && candidates[c].k < state.states.keys[m]) {
+            // The kept state's place in `state.states`, or −1: read there, not copied out (a
+            // state is a hundred bytes, and most kept ones are only copied on to `next`).
+            let kept: Int
+            if m == keptCount || (c < candidates.count && candidates[c].k < state.states.key(m)) {
                 (k, d, radius) = candidates[c]
-                kept = nil
+                kept = -1
                 c += 1
-            } else if c == candidates.count || state.states.keys[m] < candidates[c].k {
-                k = state.states.keys[m]
+            } else if c == candidates.count || state.states.key(m) < candidates[c].k {
+                k = state.states.key(m)
                 d = Geodesy.distance(here, index.centres[k])
                 radius = index.fences[k].radius
-                kept = state.states.values[m]
+                kept = m
                 m += 1
             } else {
                 (k, d, radius) = candidates[c]
-                kept = state.states.values[m]
+                kept = m
                 c += 1
                 m += 1
             }
             if limit != nil, !state.watched.contains(k) {
-                if let kept { next.append(k, kept) }
+                if kept >= 0 { next.append(state.states, at: kept) }
                 continue
             }
             // Held inside with no dwell under way, and surely not contradicted: the step would
             // leave it as it is, so P is not needed (unless --trace prints it).
-            if report == nil, steady == nil, let kept, kept.inside, kept.count == 0,
-                acting.surelyInside(d, radius, fix.sigma)
+            if report == nil, steady == nil, kept >= 0, state.states.entries[kept].state.inside,
+                state.states.entries[kept].state.count == 0, acting.surelyInside(d, radius, fix.sigma)
             {
-                next.append(k, kept)
+                next.append(state.states, at: kept)
                 continue
             }
-            var s = kept ?? FenceState(inside: false)
+            var s = kept >= 0 ? state.states.entries[kept].state : FenceState(inside: false)
             var p: Double
             let change: Bool?
             if let steady {
@@ -231,7 +233,9 @@ struct FenceEngine {
         _ here: Geodesy.Point, margin: Double, minRadius: Double = 0, serial: Int, _ body: (Int, Double, Double) -> Void
     ) {
         if let list = near.list(for: serial, at: here, margin: margin, index: index) {
-            for e in list where e.slot.radius >= minRadius {
+            for e in list.entries {
+                if e.key > list.limit { break }  // the rest are farther (see `NearFences`)
+                guard e.slot.radius >= minRadius else { continue }
                 let d = index.distance(here, e.slot, e.fence)
                 if d - e.slot.radius <= margin { body(e.fence, d, e.slot.radius) }
             }

@@ -41,14 +41,27 @@ struct FenceState {
     var count = 0
     /// Movement (metres) while the contradicting evidence has held (adaptive).
     var moved = 0.0
-    /// The last fix before the contradicting evidence began.
-    var anchor: FixPoint?
+    /// Where the last fix before the contradicting evidence began was: its position and σ,
+    /// what `movement` reads (not the whole fix: the state is copied on every fix that keeps it).
+    var anchor: Anchor?
     /// steady: effective observations while the contradicting evidence has held.
     var effective = 0.0
     /// steady: the still stretch in which the state last changed, if it changed while still.
     var settledStretch: Int?
     /// The time of the enter event, for the exit's duration.
     var enteredAt: Timestamp?
+}
+
+/// A dwell's anchor: what `FenceRuleSettings.movement` needs of the fix before it began.
+struct Anchor: Equatable {
+    var lat: Double
+    var lon: Double
+    var sigma: Double
+
+    init?(_ fix: FixPoint?) {
+        guard let fix else { return nil }
+        (lat, lon, sigma) = (fix.lat, fix.lon, fix.sigma)
+    }
 }
 
 /// What a rule needs of a fix.
@@ -74,7 +87,7 @@ extension FenceRuleSettings {
             return false
         }
         if state.count == 0 {
-            state.anchor = previous
+            state.anchor = Anchor(previous)
             state.moved = 0
         }
         state.count += 1

@@ -5,64 +5,70 @@
 /// states out of place, so that a million fences leaving at once cost one pass, not a
 /// removal each.
 struct FenceStates {
-    private(set) var keys: [Int] = []
-    private(set) var values: [FenceState] = []
+    /// One fence's state, with its fence.
+    struct Entry {
+        var key: Int
+        var state: FenceState
+    }
 
-    var isEmpty: Bool { keys.isEmpty }
-    var count: Int { keys.count }
+    /// Ascending by key; one array, so that an append is one uniqueness and capacity check.
+    private(set) var entries: [Entry] = []
+
+    var isEmpty: Bool { entries.isEmpty }
+    var count: Int { entries.count }
+
+    /// The fence of the i-th state.
+    @inline(__always)
+    func key(_ i: Int) -> Int { entries[i].key }
 
     /// Appends a state past every kept one (`k` must be larger than the last key).
     @inline(__always)
     mutating func append(_ k: Int, _ state: FenceState) {
-        keys.append(k)
-        values.append(state)
+        entries.append(Entry(key: k, state: state))
+    }
+
+    /// Appends another list's i-th entry, copied in one piece.
+    @inline(__always)
+    mutating func append(_ other: FenceStates, at i: Int) {
+        entries.append(other.entries[i])
     }
 
     mutating func removeAll() {
-        keys.removeAll(keepingCapacity: true)
-        values.removeAll(keepingCapacity: true)
+        entries.removeAll(keepingCapacity: true)
     }
 
     /// The place of `k`, or where it would go.
     private func place(_ k: Int) -> (Int, found: Bool) {
         var lo = 0
-        var hi = keys.count
+        var hi = entries.count
         while lo < hi {
             let mid = (lo + hi) >> 1
-            if keys[mid] < k { lo = mid + 1 } else { hi = mid }
+            if entries[mid].key < k { lo = mid + 1 } else { hi = mid }
         }
-        return (lo, lo < keys.count && keys[lo] == k)
+        return (lo, lo < entries.count && entries[lo].key == k)
     }
 
     /// The state of `k`, if kept.
     subscript(_ k: Int) -> FenceState? {
         let (at, found) = place(k)
-        return found ? values[at] : nil
+        return found ? entries[at].state : nil
     }
 
     /// Keeps `state` for `k`, replacing the one kept.
     mutating func set(_ k: Int, _ state: FenceState) {
         let (at, found) = place(k)
         if found {
-            values[at] = state
+            entries[at].state = state
         } else {
-            keys.insert(k, at: at)
-            values.insert(state, at: at)
+            entries.insert(Entry(key: k, state: state), at: at)
         }
     }
 
     /// Forgets the states whose fence fails `keep`.
     mutating func filter(keeping keep: (Int) -> Bool) {
-        var n = 0
-        for i in keys.indices where keep(keys[i]) {
-            keys[n] = keys[i]
-            values[n] = values[i]
-            n += 1
-        }
-        keys.removeLast(keys.count - n)
-        values.removeLast(values.count - n)
+        entries.removeAll { !keep($0.key) }
     }
 
     /// The fences whose state is inside, ascending.
-    func insideFences() -> [Int] { keys.indices.filter { values[$0].inside }.map { keys[$0] } }
+    func insideFences() -> [Int] { entries.filter { $0.state.inside }.map(\.key) }
 }

@@ -11,6 +11,13 @@
 /// finds exactly what the index would. A fix outside the neighbourhood builds a new one
 /// around itself.
 ///
+/// The list is sorted by each fence's `key`, chord(A, c) − reach(R), so that a fix scans only
+/// its head: a fence the fix wants has chord(A, c) ≤ chord(A, X) + chordPerDistance · (R + m),
+/// that is key ≤ chord(A, X) + chordPerDistance · m less at least a metre (reach(R) exceeds
+/// chordPerDistance · R by that), so `Served.limit` = chord(A, X) + chordPerDistance · m
+/// stops the scan past every fence it could find, with a metre to spare for rounding. A noisy
+/// fix a hundred metres from the anchor reads about a third of a list built 256 m wide.
+///
 /// The engine keeps the last `kept` neighbourhoods, whatever trace built them (a list depends
 /// on its anchor and radius alone): a noisy trace's fixes scatter over a few of them around
 /// the true position, and come back to one that still covers them instead of rebuilding
@@ -24,13 +31,23 @@ final class NearFences {
     struct Entry {
         var slot: FenceIndex.Slot
         var fence: Int
+        /// chord(anchor, centre) − reach(radius): the list's order.
+        var key: Double
     }
 
-    /// One list: built at `anchor` for `rho`, last used at `used` (the engine's fix count).
+    /// What a fix scans: `entries` while their key is at most `limit` (see the type's comment).
+    /// The entries are the neighbourhood's own storage: valid until the next call of `list`.
+    struct Served {
+        let entries: UnsafeBufferPointer<Entry>
+        let limit: Double
+    }
+
+    /// One list: built at `anchor` for `rho`, last used at `used` (the engine's fix count), its
+    /// `count` entries at `storage + place · capacity`.
     struct Neighbourhood {
         var anchor: Geodesy.Point
         var rho: Double
-        var entries: [Entry]
+        var count: Int
         var used: Int
     }
 
@@ -47,12 +64,29 @@ final class NearFences {
     @exclusivity(unchecked) private var last = 0
     @exclusivity(unchecked) private var serials = 0
     @exclusivity(unchecked) private var hoods: [Neighbourhood] = []
+    /// The fences a build finds, before the list is cut to `capacity` (its storage kept).
+    @exclusivity(unchecked) private var found: [Entry] = []
     /// The neighbourhood that served the last fix, tried first.
     @exclusivity(unchecked) private var recent = 0
     @exclusivity(unchecked) private var clock = 0
     @exclusivity(unchecked) private var direct = 0
     /// Lists built, for the tests.
     @exclusivity(unchecked) private(set) var builds = 0
+    /// Every neighbourhood's entries, `capacity` places each: plain memory, so that serving a
+    /// list costs no reference counting.
+    // SAFETY: allocated in `init` for `kept · capacity` entries and freed in `deinit`; hood h's
+    // entries are `storage[h · capacity ..< h · capacity + count]`, all written by the build that
+    // set that count (count ≤ capacity); `Entry` is a trivial type.
+    private let storage: UnsafeMutablePointer<Entry>
+
+    init() {
+        storage = .allocate(capacity: NearFences.kept * NearFences.capacity)
+    }
+
+    deinit {
+        // SAFETY: the buffer `init` allocated; its elements are trivial.
+        storage.deallocate()
+    }
 
     /// A number for a new trace.
     func newSerial() -> Int {
@@ -62,25 +96,28 @@ final class NearFences {
 
     /// The list to scan for a fix of trace `serial` at `point` with margin `margin` (≤ 0), or
     /// nil when the index must be queried instead.
-    func list(for serial: Int, at point: Geodesy.Point, margin: Double, index: FenceIndex) -> [Entry]? {
+    func list(for serial: Int, at point: Geodesy.Point, margin: Double, index: FenceIndex) -> Served? {
         let consecutive = last == serial
         last = serial
         guard margin <= 0, serial != 0 else { return nil }
         clock += 1
-        let grow = 1 + FenceIndex.chordPerDistance * margin
-        @inline(__always) func covers(_ h: Int) -> Bool {
+        let shrink = FenceIndex.chordPerDistance * margin
+        let grow = 1 + shrink
+        /// The list of `h`, if its neighbourhood covers the point.
+        @inline(__always) func served(_ h: Int) -> Served? {
             let reach = hoods[h].rho - grow
             let a = hoods[h].anchor
-            return reach > 0 && FenceIndex.chordSquared(point, a.x, a.y, a.z) <= reach * reach
-        }
-        if recent < hoods.count, covers(recent) {
-            hoods[recent].used = clock
-            return hoods[recent].entries
-        }
-        for h in hoods.indices where h != recent && covers(h) {
-            recent = h
+            let squared = FenceIndex.chordSquared(point, a.x, a.y, a.z)
+            guard reach > 0, squared <= reach * reach else { return nil }
             hoods[h].used = clock
-            return hoods[h].entries
+            return Served(entries: entries(h), limit: squared.squareRoot() + shrink)
+        }
+        if recent < hoods.count, let list = served(recent) { return list }
+        for h in hoods.indices where h != recent {
+            if let list = served(h) {
+                recent = h
+                return list
+            }
         }
         guard consecutive else { return nil }
         if direct > 0 {
@@ -88,36 +125,48 @@ final class NearFences {
             return nil
         }
         builds += 1
-        // The least recently used neighbourhood's place (and storage), or a new one.
+        // The least recently used neighbourhood's place, or a new one.
         var h = hoods.count
         if hoods.count == NearFences.kept {
             h = 0
             for j in hoods.indices where hoods[j].used < hoods[h].used { h = j }
         } else {
-            hoods.append(Neighbourhood(anchor: point, rho: 0, entries: [], used: 0))
+            hoods.append(Neighbourhood(anchor: point, rho: 0, count: 0, used: 0))
         }
-        var entries: [Entry] = []
-        swap(&entries, &hoods[h].entries)
-        entries.removeAll(keepingCapacity: true)
+        found.removeAll(keepingCapacity: true)
         var r = NearFences.radius
-        index.forEachNear(point, within: r) { slot, k in entries.append(Entry(slot: slot, fence: k)) }
-        while entries.count > NearFences.capacity, r > NearFences.minimumRadius {
+        index.forEachNear(point, within: r) { slot, k in
+            let key = FenceIndex.chordSquared(point, slot.x, slot.y, slot.z).squareRoot() - FenceIndex.reach(slot.radius)
+            found.append(Entry(slot: slot, fence: k, key: key))
+        }
+        while found.count > NearFences.capacity, r > NearFences.minimumRadius {
             r /= 2
             let limit = r
-            entries.removeAll { e in
+            found.removeAll { e in
                 let reach = FenceIndex.reach(e.slot.radius) + limit
                 return FenceIndex.chordSquared(point, e.slot.x, e.slot.y, e.slot.z) > reach * reach
             }
         }
-        if entries.count > NearFences.capacity {
+        if found.count > NearFences.capacity {
             // Too dense for a list: this place gives none (rho 0 covers no fix).
-            entries.removeAll(keepingCapacity: true)
-            hoods[h] = Neighbourhood(anchor: point, rho: 0, entries: entries, used: 0)
+            hoods[h] = Neighbourhood(anchor: point, rho: 0, count: 0, used: 0)
             direct = NearFences.directFixes
             return nil
         }
-        hoods[h] = Neighbourhood(anchor: point, rho: r, entries: entries, used: clock)
+        found.sort { $0.key < $1.key }
+        // SAFETY: hood h's places in `storage` (see there): found.count ≤ capacity entries.
+        let at = storage + h * NearFences.capacity
+        for (i, e) in found.enumerated() { (at + i).initialize(to: e) }
+        hoods[h] = Neighbourhood(anchor: point, rho: r, count: found.count, used: clock)
         recent = h
-        return hoods[h].entries
+        // The point is the anchor: chord 0.
+        return Served(entries: entries(h), limit: shrink)
+    }
+
+    /// Hood h's entries.
+    @inline(__always)
+    private func entries(_ h: Int) -> UnsafeBufferPointer<Entry> {
+        // SAFETY: hood h's places in `storage`, its `count` entries written by its build.
+        UnsafeBufferPointer(start: storage + h * NearFences.capacity, count: hoods[h].count)
     }
 }

@@ -39,3 +39,38 @@ func readWholeFile(_ path: String) throws(FileReadError) -> [UInt8] {
     out.removeSubrange(filled...)
     return out
 }
+
+/// A regular file mapped into memory, read-only, for a parser that reads it once from end to
+/// end; nil where mapping is not possible (not a regular file, empty, or the system refuses),
+/// and the caller reads it instead. The file must not shrink while it is mapped: a page past
+/// its new end would be a bus error, where a read would see a short file.
+struct MappedFile {
+    let bytes: UnsafeBufferPointer<UInt8>
+
+    init?(path: String) {
+        let fd = ByteText.withPath(path) { open($0, O_RDONLY | O_CLOEXEC) }
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_size > 0, st.st_size < Int.max / 2 else {
+            return nil
+        }
+        #if os(Linux)
+            // Mapped in full at once: one call instead of a fault every few pages.
+            let flags = MAP_PRIVATE | MAP_POPULATE
+        #else
+            let flags = MAP_PRIVATE
+        #endif
+        let size = Int(st.st_size)
+        guard let base = mmap(nil, size, PROT_READ, flags, fd, 0), base != MAP_FAILED else { return nil }
+        // The parser reads it once, in order.
+        _ = madvise(base, size, MADV_SEQUENTIAL)
+        bytes = UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: size)
+    }
+
+    /// Ends the mapping; `bytes` must not be read after.
+    func unmap() {
+        // SAFETY: the mapping `init` made, of exactly this size, ended once by its owner.
+        _ = munmap(UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count)
+    }
+}
