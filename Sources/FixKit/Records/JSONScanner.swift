@@ -72,6 +72,23 @@ struct JSONScanner {
         if let base = bytes.baseAddress {
             let n = bytes.count
             var i = position
+            // Eight bytes at a time: a high bit in `special` where a byte is a quote, a backslash
+            // or below 0x20. A borrow can set one only above a byte that is such, so the lowest
+            // is exact, and it is the only one read.
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let highs: UInt64 = 0x8080_8080_8080_8080
+            while i + 8 <= n {
+                let w = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self).littleEndian
+                let q = w ^ (ones &* UInt64(JSONByte.quote))
+                let b = w ^ (ones &* UInt64(JSONByte.backslash))
+                let special =
+                    ((q &- ones) & ~q | (b &- ones) & ~b | (w &- ones &* 0x20) & ~w) & highs
+                if special != 0 {
+                    i += special.trailingZeroBitCount >> 3
+                    break
+                }
+                i += 8
+            }
             while i < n {
                 let c = base[i]
                 if c == JSONByte.quote || c == JSONByte.backslash || c < 0x20 { break }
