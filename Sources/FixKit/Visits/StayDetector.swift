@@ -105,7 +105,8 @@ public struct StayDetector {
         let p = StayPoint(lat: lat, lon: lon, hacc: max(0, hacc ?? settings.defaultHacc), time: time)
         assert(!isParked, "unpark before add")
         defer { lastTime = time }
-        if let h = held {
+        // Asked first: binding `held` copies its few hundred bytes, even to find it empty.
+        if held != nil, let h = held {
             let gap = lastTime.map { time.seconds - $0.seconds } ?? 0
             if p.time.seconds - h.departure >= settings.minStay || gap > settings.maxGap {
                 held = nil
