@@ -86,9 +86,46 @@ extension FenceIndex {
         let counts = UnsafeMutablePointer<Int>.allocate(capacity: passes * buckets)
         counts.initialize(repeating: 0, count: passes * buckets)
         defer { counts.deallocate() }
-        for i in 0..<n {
-            let x = a[i]
-            for p in 0..<passes { counts[p * buckets + Int((x >> UInt64(low + p * digit)) & mask)] += 1 }
+        let lowShift = UInt64(low)
+        let digitShift = UInt64(digit)
+        // The key shifted down once; each pass's digit then a shift by `digit` further. Up to
+        // four passes (any key's 64 bits at 12 bits or fewer a pass need at most six) written
+        // out, so that the loop over passes does not run per key.
+        // SAFETY: pass p's counts are counts[p · buckets ..< (p + 1) · buckets]; each case forms
+        // the pointers of its own passes only.
+        let c0 = counts
+        switch passes {
+        case 1:
+            for i in 0..<n { c0[Int((a[i] >> lowShift) & mask)] += 1 }
+        case 2:
+            let c1 = counts + buckets
+            for i in 0..<n {
+                let x = a[i] >> lowShift
+                c0[Int(x & mask)] += 1
+                c1[Int((x >> digitShift) & mask)] += 1
+            }
+        case 3:
+            let (c1, c2) = (counts + buckets, counts + 2 * buckets)
+            for i in 0..<n {
+                let x = a[i] >> lowShift
+                c0[Int(x & mask)] += 1
+                c1[Int((x >> digitShift) & mask)] += 1
+                c2[Int((x >> (2 * digitShift)) & mask)] += 1
+            }
+        case 4:
+            let (c1, c2, c3) = (counts + buckets, counts + 2 * buckets, counts + 3 * buckets)
+            for i in 0..<n {
+                let x = a[i] >> lowShift
+                c0[Int(x & mask)] += 1
+                c1[Int((x >> digitShift) & mask)] += 1
+                c2[Int((x >> (2 * digitShift)) & mask)] += 1
+                c3[Int((x >> (3 * digitShift)) & mask)] += 1
+            }
+        default:
+            for i in 0..<n {
+                let x = a[i]
+                for p in 0..<passes { counts[p * buckets + Int((x >> UInt64(low + p * digit)) & mask)] += 1 }
+            }
         }
         // SAFETY: the other half of each pass, n entries (n values too when paired), freed by the
         // `defer`; each pass writes all n before the next reads them, at places the prefix sums of
