@@ -52,9 +52,7 @@ struct MappedFile {
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var st = stat()
-        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_size > 0, st.st_size < Int.max / 2 else {
-            return nil
-        }
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_size > 0 else { return nil }
         #if os(Linux)
             // Mapped in full at once: one call instead of a fault every few pages.
             let flags = MAP_PRIVATE | MAP_POPULATE
@@ -62,7 +60,9 @@ struct MappedFile {
             let flags = MAP_PRIVATE
         #endif
         let size = Int(st.st_size)
-        guard let base = mmap(nil, size, PROT_READ, flags, fd, 0), base != MAP_FAILED else { return nil }
+        // MAP_FAILED, (void *)-1, spelt out: Darwin's headers do not give it to Swift.
+        guard let base = mmap(nil, size, PROT_READ, flags, fd, 0), base != UnsafeMutableRawPointer(bitPattern: -1)
+        else { return nil }
         // The parser reads it once, in order.
         _ = madvise(base, size, MADV_SEQUENTIAL)
         bytes = UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: size)
