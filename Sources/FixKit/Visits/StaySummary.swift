@@ -85,7 +85,9 @@ struct StaySummary {
             s.cells.add(lat: last.lat, lon: lon, weight: w)
             s.beforeLast = last.time
         }
-        points = [p]
+        // Its storage kept: `[p]` allocated an array on every fix of a long stay.
+        points.removeAll(keepingCapacity: true)
+        points.append(p)
         summary = s
     }
 
