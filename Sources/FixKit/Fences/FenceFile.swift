@@ -18,29 +18,29 @@ public enum FenceFile {
         // first zeroes and then copies, page fault by page fault.
         if path != "-", let file = MappedFile(path: path) {
             defer { file.unmap() }
-            var bytes = file.bytes
-            if bytes.starts(with: utf8ByteOrderMark) { bytes = UnsafeBufferPointer(rebasing: bytes.dropFirst(3)) }
-            return try parse(buffer: bytes, name: shownPath(path))
+            return try parse(buffer: file.bytes, name: shownPath(path))
         }
-        var bytes: [UInt8]
+        let bytes: [UInt8]
         do {
             bytes = try readWholeFile(path)
         } catch {
             throw OptionFileError("cannot read --fences \(shownPath(path)): \(String(cString: strerror(error.errno)))")
         }
-        // A byte order mark at the start, as Windows editors write, is not part of the JSON.
-        if bytes.starts(with: utf8ByteOrderMark) { bytes.removeFirst(utf8ByteOrderMark.count) }
         return try parse(bytes, name: shownPath(path))
     }
 
-    /// Parses the file's bytes. The array (or the FeatureCollection's `features`) is read one
-    /// element at a time, so a million fences never sit in memory as JSON values.
+    /// Parses the file's bytes (after a byte order mark, if any). The array (or the
+    /// FeatureCollection's `features`) is read one element at a time, so a million fences never
+    /// sit in memory as JSON values.
     public static func parse(_ bytes: [UInt8], name: String) throws(OptionFileError) -> [Fence] {
         // SAFETY: `bytes`' storage, lent for the call, which keeps no pointer to it.
         try bytes.withUnsafeBufferPointer { buffer throws(OptionFileError) in try parse(buffer: buffer, name: name) }
     }
 
-    static func parse(buffer bytes: UnsafeBufferPointer<UInt8>, name: String) throws(OptionFileError) -> [Fence] {
+    static func parse(buffer file: UnsafeBufferPointer<UInt8>, name: String) throws(OptionFileError) -> [Fence] {
+        // A byte order mark at the start, as Windows editors write, is not part of the JSON.
+        let bom = utf8ByteOrderMark.count
+        let bytes = file.starts(with: utf8ByteOrderMark) ? UnsafeBufferPointer(rebasing: file.dropFirst(bom)) : file
         let read = ReadFences()
         read.fences.reserveCapacity(bytes.count / 48)  // a plain fence takes about 60 bytes
         read.hashes.reserveCapacity(bytes.count / 48)
