@@ -289,16 +289,11 @@ public enum FenceFile {
         mutating func plainString() -> UnsafeBufferPointer<UInt8>? {
             guard take(UInt8(ascii: "\"")) else { return nil }
             let start = i
-            while i < count {
-                let c = base[i]
-                if c == UInt8(ascii: "\"") {
-                    i += 1
-                    return UnsafeBufferPointer(start: base + start, count: i - 1 - start)
-                }
-                if c == UInt8(ascii: "\\") || c < 0x20 { return nil }
-                i += 1
-            }
-            return nil
+            i = JSONByte.plainRunEnd(base, from: i, end: count)
+            // Not a quote: an escape, a control byte or the end, which the general reader reads.
+            guard i < count, base[i] == JSONByte.quote else { return nil }
+            i += 1
+            return UnsafeBufferPointer(start: base + start, count: i - 1 - start)
         }
 
         /// A JSON number's value (the grammar checked as `JSONScanner.scanNumber` checks it),

@@ -66,36 +66,9 @@ struct JSONScanner {
         let start = position
         var escaped = false
         // Plain bytes (not a quote, a backslash or a control character) are most of a string:
-        // skip them in a tight loop.
-        // SAFETY: `base` is `bytes`' start, valid while the scanner is; `i < n = bytes.count` for
-        // every read.
-        if let base = bytes.baseAddress {
-            let n = bytes.count
-            var i = position
-            // Eight bytes at a time: a high bit in `special` where a byte is a quote, a backslash
-            // or below 0x20. A borrow can set one only above a byte that is such, so the lowest
-            // is exact, and it is the only one read.
-            let ones: UInt64 = 0x0101_0101_0101_0101
-            let highs: UInt64 = 0x8080_8080_8080_8080
-            while i + 8 <= n {
-                let w = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self).littleEndian
-                let q = w ^ (ones &* UInt64(JSONByte.quote))
-                let b = w ^ (ones &* UInt64(JSONByte.backslash))
-                let special =
-                    ((q &- ones) & ~q | (b &- ones) & ~b | (w &- ones &* 0x20) & ~w) & highs
-                if special != 0 {
-                    i += special.trailingZeroBitCount >> 3
-                    break
-                }
-                i += 8
-            }
-            while i < n {
-                let c = base[i]
-                if c == JSONByte.quote || c == JSONByte.backslash || c < 0x20 { break }
-                i += 1
-            }
-            position = i
-        }
+        // skipped eight at a time.
+        // SAFETY: `base` is `bytes`' start, valid while the scanner is, and `bytes.count` its end.
+        if let base = bytes.baseAddress { position = JSONByte.plainRunEnd(base, from: position, end: bytes.count) }
         while position < bytes.count {
             let c = bytes[position]
             if c == JSONByte.quote {
@@ -435,6 +408,35 @@ enum JSONByte {
     static let tab: UInt8 = 0x09
     static let lineFeed: UInt8 = 0x0A
     static let carriageReturn: UInt8 = 0x0D
+}
+
+extension JSONByte {
+    /// The first place from `i` that holds a quote, a backslash or a control character (below
+    /// 0x20), or `end`: where a string's plain bytes stop. Eight bytes at a time: a high bit in
+    /// `special` where a byte is one of those. A borrow can set one only above a byte that is
+    /// such, so the lowest is exact, and it is the only one read.
+    // SAFETY: `p[i..<end]` is the caller's, valid for the call; a word is read only where all
+    // eight of its bytes are below `end`.
+    @inline(__always)
+    static func plainRunEnd(_ p: UnsafePointer<UInt8>, from i: Int, end n: Int) -> Int {
+        var i = i
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        while i + 8 <= n {
+            let w = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self).littleEndian
+            let q = w ^ (ones &* UInt64(quote))
+            let b = w ^ (ones &* UInt64(backslash))
+            let special = ((q &- ones) & ~q | (b &- ones) & ~b | (w &- ones &* 0x20) & ~w) & highs
+            if special != 0 { return i + special.trailingZeroBitCount >> 3 }
+            i += 8
+        }
+        while i < n {
+            let c = p[i]
+            if c == quote || c == backslash || c < 0x20 { return i }
+            i += 1
+        }
+        return n
+    }
 }
 
 @inline(__always)
