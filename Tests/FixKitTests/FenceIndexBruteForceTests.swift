@@ -404,6 +404,45 @@ struct FenceIndexBruteForceTests {
         #expect(engine.near.builds > 1 && engine.near.builds < fixes.count, "\(engine.near.builds) builds")
     }
 
+    /// Fences too dense for a list (1,500 within 150 m, so that even `NearFences.minimumRadius`
+    /// holds more than `NearFences.capacity`): the index answers those fixes, and a fix near
+    /// the place that found them too dense is not served the empty list kept there. A fix's
+    /// margin is negative (−Φ⁻¹(enter)·σ), which once made that place cover fixes within
+    /// |margin| of it with no fences at all: enters were missed, or came late.
+    @Test(arguments: [FenceRuleKind.confident, .adaptive])
+    func fencesTooDenseForAListAreStillFound(kind: FenceRuleKind) {
+        var r = Random(777 + UInt64(Self.kinds.firstIndex(of: kind)!))
+        let centre = (47.0, 8.0)
+        let fences = (0..<1_500).map { k -> Fence in
+            let c = Self.point(centre, east: r.range(-150, 150), north: r.range(-150, 150))
+            return Fence(id: "f\(k)", lat: c.0, lon: c.1, radius: r.range(20, 200))
+        }
+        let fixes = (0..<400).map { i -> FixPoint in
+            let hacc = r.range(2, 150)
+            let p = Self.point(centre, east: r.gauss() * hacc, north: r.gauss() * hacc)
+            return FixPoint(
+                lat: p.0, lon: p.1, time: Timestamp(seconds: 1_767_258_000 + Double(i)), speed: nil, sigma: hacc)
+        }
+        let settings = Self.settings(kind, assume: false)
+        let engine = FenceEngine(index: FenceIndex(fences), settings: settings, limit: nil)
+        var brute = Brute(fences, settings: settings, limit: nil)
+        var state = TraceFences()
+        var events = 0
+        for (i, fix) in fixes.enumerated() {
+            var ignored: [String] = []
+            let expected = brute.process(fix, trace: &ignored)
+            let got = engine.process(fix, trace: &state).map(Self.text)
+            events += got.count
+            guard got == expected else {
+                Issue.record("\(kind), fix \(i): engine \(got), every fence \(expected)")
+                return
+            }
+        }
+        #expect(events >= 100, "only \(events) events")
+        // A build was tried, and found the place too dense.
+        #expect(engine.near.builds >= 1, "\(engine.near.builds) builds")
+    }
+
     /// Fixes that go back and forth between places 2 km apart (a noisy receiver's scatter,
     /// writ large) find the neighbourhoods built on their first visit instead of rebuilding,
     /// and every list served holds exactly the fences the index finds for that fix.

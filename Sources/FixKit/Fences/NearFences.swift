@@ -154,8 +154,10 @@ final class NearFences {
             }
         }
         if found.count > NearFences.capacity {
-            // Too dense for a list: this place gives none (rho 0 covers no fix).
-            hoods[h] = Neighbourhood(anchor: point, rho: 0, count: 0, used: 0)
+            // Too dense for a list: this place gives none. Its rho must cover no fix whatever
+            // the margin: a fix's margin is negative, which widens what a rho covers, so 0 would
+            // serve fixes near here an empty list.
+            hoods[h] = Neighbourhood(anchor: point, rho: -.infinity, count: 0, used: 0)
             direct = NearFences.directFixes
             return nil
         }
