@@ -156,6 +156,63 @@ struct JSONIterationTests {
             }
         }
     }
+
+    /// `scanNumberValue` reads a number in one pass where `scanNumber` and
+    /// `DecimalNumber.parse` take two: on 100,000 generated numbers (signs, leading zeros, 0
+    /// to 22 digits either side of a point, exponents, a point with no digits, 16 to 19 digit
+    /// mantissas) followed by nothing or by bytes a line may have next, the value's bits,
+    /// the position after it and any error must be the two passes', and a valid number's
+    /// value strtod's.
+    @Test func oneNumberPassAgreesWithTwo() {
+        var g = FixGenerator(seed: 4_711)
+        func digits(_ count: Int) -> [UInt8] { (0..<count).map { _ in UInt8(48 + g.nextUInt() % 10) } }
+        let tails: [[UInt8]] = [[], Array(",".utf8), Array("}".utf8), Array("]".utf8), Array(" ,".utf8),
+            Array("e".utf8), Array(".".utf8), Array("5".utf8), Array("x".utf8), Array(",\"lat\":1.5}".utf8)]
+        for trial in 0..<100_000 {
+            var number: [UInt8] = []
+            if g.chance(0.3) { number.append(UInt8(ascii: "-")) }
+            if g.chance(0.15) { number.append(UInt8(ascii: "0")) }
+            number += digits(Int(g.nextUInt() % 23))
+            if g.chance(0.7) {
+                number.append(UInt8(ascii: "."))
+                number += digits(g.chance(0.05) ? 0 : Int(g.nextUInt() % 23))
+            }
+            if g.chance(0.1) {
+                number.append(g.chance(0.5) ? UInt8(ascii: "e") : UInt8(ascii: "E"))
+                if g.chance(0.5) { number.append(g.chance(0.5) ? UInt8(ascii: "+") : UInt8(ascii: "-")) }
+                number += digits(Int(g.nextUInt() % 4))
+            }
+            let lead = Int(g.nextUInt() % 9)
+            let bytes = [UInt8](repeating: 0x20, count: lead) + number + tails[Int(g.nextUInt() % UInt64(tails.count))]
+            typealias Outcome = (value: UInt64?, position: Int, error: String?)
+            func read(_ onepass: Bool) -> Outcome {
+                bytes.withUnsafeBufferPointer { p in
+                    var s = JSONScanner(p, endName: "the end")
+                    s.position = lead
+                    do throws(JSONSyntaxError) {
+                        let v = onepass ? try s.scanNumberValue() : DecimalNumber.parse(try s.scanNumber())
+                        return (v?.bitPattern, s.position, nil)
+                    } catch {
+                        return (nil, s.position, "\(error.message) @\(error.offset ?? -1)")
+                    }
+                }
+            }
+            let one = read(true)
+            let two = read(false)
+            guard one.value == two.value, one.position == two.position, one.error == two.error else {
+                Issue.record("trial \(trial), \(String(decoding: bytes, as: UTF8.self)): one pass \(one), two \(two)")
+                return
+            }
+            if let bits = one.value {
+                let text = String(decoding: bytes[lead..<one.position], as: UTF8.self)
+                let expected = strtod(text, nil)
+                guard bits == expected.bitPattern else {
+                    Issue.record("trial \(trial), \(text): \(Double(bitPattern: bits)), strtod \(expected)")
+                    return
+                }
+            }
+        }
+    }
 }
 
 /// How a string scan ended: at its closing quote (the bytes between, whether escaped), or

@@ -111,6 +111,6 @@ struct GPSDReader {
             try s.skipValue()
             return nil
         }
-        return DecimalNumber.parse(try s.scanNumber())
+        return try s.scanNumberValue()
     }
 }

@@ -114,7 +114,7 @@ struct RecordsLocationDecoder {
             try s.skipValue()
             return nil
         }
-        return DecimalNumber.parse(try s.scanNumber())
+        return try s.scanNumberValue()
     }
 
     enum Key {

@@ -163,8 +163,7 @@ public struct FixDecoder {
         guard let c = s.peek(), c == JSONByte.minus || c &- 48 < 10 else {
             throw s.error("\"\(field.rawValue)\" must be a number, found \(s.describeHere())")
         }
-        let text = try s.scanNumber()
-        guard let v = DecimalNumber.parse(text) else {
+        guard let v = try s.scanNumberValue() else {
             throw s.error("\"\(field.rawValue)\" is too large for a double")
         }
         return v
