@@ -213,12 +213,14 @@ struct FenceIndexBruteForceTests {
     }
 
     /// Runs the engine and the reference over the same fixes; returns the number of events.
+    /// `engine`: the one to run, for a caller that reads its neighbourhood counts after (one is
+    /// made from the fences otherwise).
     @discardableResult
     static func compare(
         fences: [Fence], fixes: [FixPoint], settings: FenceRuleSettings, limit: Int?, trace: Bool,
-        _ label: String
+        engine given: FenceEngine? = nil, _ label: String
     ) -> Int {
-        let engine = FenceEngine(index: FenceIndex(fences), settings: settings, limit: limit)
+        let engine = given ?? FenceEngine(index: FenceIndex(fences), settings: settings, limit: limit)
         var brute = Brute(fences, settings: settings, limit: limit)
         var state = TraceFences()
         var total = 0
@@ -386,19 +388,8 @@ struct FenceIndexBruteForceTests {
         }
         let settings = Self.settings(kind, assume: false)
         let engine = FenceEngine(index: FenceIndex(fences), settings: settings, limit: nil)
-        var brute = Brute(fences, settings: settings, limit: nil)
-        var state = TraceFences()
-        var events = 0
-        for (i, fix) in fixes.enumerated() {
-            var ignored: [String] = []
-            let expected = brute.process(fix, trace: &ignored)
-            let got = engine.process(fix, trace: &state).map(Self.text)
-            events += got.count
-            guard got == expected else {
-                Issue.record("\(kind), fix \(i): engine \(got), every fence \(expected)")
-                return
-            }
-        }
+        let events = Self.compare(
+            fences: fences, fixes: fixes, settings: settings, limit: nil, trace: false, engine: engine, "\(kind)")
         #expect(events >= 10, "only \(events) events")
         // The list served fixes (fewer builds than fixes), and was rebuilt as the trace moved.
         #expect(engine.near.builds > 1 && engine.near.builds < fixes.count, "\(engine.near.builds) builds")
@@ -425,19 +416,8 @@ struct FenceIndexBruteForceTests {
         }
         let settings = Self.settings(kind, assume: false)
         let engine = FenceEngine(index: FenceIndex(fences), settings: settings, limit: nil)
-        var brute = Brute(fences, settings: settings, limit: nil)
-        var state = TraceFences()
-        var events = 0
-        for (i, fix) in fixes.enumerated() {
-            var ignored: [String] = []
-            let expected = brute.process(fix, trace: &ignored)
-            let got = engine.process(fix, trace: &state).map(Self.text)
-            events += got.count
-            guard got == expected else {
-                Issue.record("\(kind), fix \(i): engine \(got), every fence \(expected)")
-                return
-            }
-        }
+        let events = Self.compare(
+            fences: fences, fixes: fixes, settings: settings, limit: nil, trace: false, engine: engine, "\(kind)")
         #expect(events >= 100, "only \(events) events")
         // A build was tried, and found the place too dense.
         #expect(engine.near.builds >= 1, "\(engine.near.builds) builds")
