@@ -235,9 +235,8 @@ struct FenceEngine {
         if let list = near.list(for: serial, at: here, margin: margin, index: index) {
             for e in list.entries {
                 if e.key > list.limit { break }  // the rest are farther (see `NearFences`)
-                guard e.slot.radius >= minRadius, FenceIndex.mayBeWithin(here, e.slot, margin: margin) else { continue }
-                let d = index.distance(here, e.slot, e.fence)
-                if d - e.slot.radius <= margin { body(e.fence, d, e.slot.radius) }
+                guard e.slot.radius >= minRadius else { continue }
+                if let d = index.distance(here, e.slot, e.fence, within: margin) { body(e.fence, d, e.slot.radius) }
             }
         } else {
             index.forEachWithin(here, margin: margin, minRadius: minRadius) { k, d in body(k, d, index.fences[k].radius) }

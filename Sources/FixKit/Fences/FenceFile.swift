@@ -278,12 +278,6 @@ public enum FenceFile {
             return true
         }
 
-        /// `DecimalNumber.digitRun` from `i`: the digits there, into `m`; how many.
-        @inline(__always)
-        mutating func digits(into m: inout UInt64) -> Int {
-            DecimalNumber.digitRun(base, at: &i, end: count, into: &m)
-        }
-
         /// The bytes of a string without escapes or control characters; after its quote.
         @inline(__always)
         mutating func plainString() -> UnsafeBufferPointer<UInt8>? {
@@ -297,40 +291,29 @@ public enum FenceFile {
         }
 
         /// A JSON number's value (the grammar checked as `JSONScanner.scanNumber` checks it),
-        /// after it; nil if the grammar or the value is not one. The digits are gathered as they
-        /// are checked: `[-]digits[.digits]` with at most 15 digits is worked out as
-        /// `DecimalNumber.parsePlain` works it out (one integer, one exact division), anything
-        /// else by `DecimalNumber.parse` on its bytes.
+        /// after it; nil if the grammar or the value is not one: `DecimalNumber.plainJSON` where
+        /// the number is plain, else its grammar checked here and `DecimalNumber.parse` on its
+        /// bytes.
         @inline(__always)
         mutating func number() -> Double? {
+            if let v = DecimalNumber.plainJSON(base, at: &i, end: count) { return v }
             let start = i
-            let negative = take(UInt8(ascii: "-"))
+            _ = take(UInt8(ascii: "-"))
             guard digitHere() else { return nil }
-            var m: UInt64 = 0
-            var digits = 0
-            var decimals = 0
             if base[i] == UInt8(ascii: "0") {
                 i += 1
-                digits = 1
             } else {
-                digits = self.digits(into: &m)
+                while digitHere() { i += 1 }
             }
             if take(UInt8(ascii: ".")) {
                 guard digitHere() else { return nil }
-                decimals = self.digits(into: &m)
-                digits += decimals
+                while digitHere() { i += 1 }
             }
-            var plain = true
             if i < count, base[i] | 0x20 == UInt8(ascii: "e") {
-                plain = false
                 i += 1
                 if i < count, base[i] == UInt8(ascii: "+") || base[i] == UInt8(ascii: "-") { i += 1 }
                 guard digitHere() else { return nil }
                 while digitHere() { i += 1 }
-            }
-            if plain, digits <= 15, i - start <= 17 {
-                let v = Double(m) / DecimalNumber.exactPowers[decimals]
-                return negative ? -v : v
             }
             return DecimalNumber.parse(UnsafeBufferPointer(start: base + start, count: i - start))
         }

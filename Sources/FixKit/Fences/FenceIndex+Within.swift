@@ -7,31 +7,32 @@
 /// The within query: the fences whose edge is within a margin of a point (`forEachWithin`),
 /// from one probe per cube around the point, or a walk down the octree for a wide margin.
 extension FenceIndex {
-    /// `Geodesy.distance(point, centre)` of slot `i`, from the slot's copy of the centre's
-    /// coordinates.
-    @inline(__always)
-    func distance(_ point: Geodesy.Point, _ i: Int) -> Double {
-        distance(point, slots[i], Int(originals[i]))
-    }
-
     /// `Geodesy.distance(point, centre)` of fence `k`, from a copy of its slot: the chord under
     /// 50 km, as `Geodesy.distance` computes it, and `Geodesy.distance` itself farther.
     @inline(__always)
     func distance(_ point: Geodesy.Point, _ c: Slot, _ k: Int) -> Double {
-        let chord = FenceIndex.chordSquared(point, c.x, c.y, c.z).squareRoot()
+        distance(point, k, chordSquared: FenceIndex.chordSquared(point, c.x, c.y, c.z))
+    }
+
+    @inline(__always)
+    private func distance(_ point: Geodesy.Point, _ k: Int, chordSquared: Double) -> Double {
+        let chord = chordSquared.squareRoot()
         if chord < 50_000 { return chord }
         return Geodesy.distance(point, centres[k])
     }
 
-    /// Whether `distance(point, c, k) − c.radius ≤ margin` may hold, from the squared chord
-    /// alone: false only where it surely fails, so that most of the fences a query looks at
-    /// (97% of those on a noisy fix's list) cost no square root. The distance is never
+    /// `distance(point, c, k)` where d − c.radius ≤ `margin`, else nil: the test every query
+    /// applies to the fences it looks at. Most fail it (97% of those on a noisy fix's list),
+    /// and are ruled out by the squared chord, with no square root: the distance is never
     /// shorter than the chord, so d − R ≤ m needs chord ≤ R + m; the micrometre more is far
     /// above the rounding of the square root and the subtraction (1e-9 m at the Earth's size).
     @inline(__always)
-    static func mayBeWithin(_ point: Geodesy.Point, _ c: Slot, margin: Double) -> Bool {
+    func distance(_ point: Geodesy.Point, _ c: Slot, _ k: Int, within margin: Double) -> Double? {
         let most = c.radius + margin + 1e-6
-        return most >= 0 && chordSquared(point, c.x, c.y, c.z) <= most * most
+        let squared = FenceIndex.chordSquared(point, c.x, c.y, c.z)
+        guard most >= 0, squared <= most * most else { return nil }
+        let d = distance(point, k, chordSquared: squared)
+        return d - c.radius <= margin ? d : nil
     }
 
     /// Calls `body(slot, k)` for every fence k whose centre is within chord `reach(radius) + rho`
@@ -93,9 +94,8 @@ extension FenceIndex {
             for i in Int(cube.start)..<Int(cube.end) {
                 let r = slots[i].radius
                 guard r >= minRadius else { break }  // the rest are smaller (see `init`)
-                guard FenceIndex.mayBeWithin(point, slots[i], margin: margin) else { continue }
-                let d = distance(point, i)
-                if d - r <= margin { body(Int(originals[i]), d) }
+                let k = Int(originals[i])
+                if let d = distance(point, slots[i], k, within: margin) { body(k, d) }
             }
         }
         // SAFETY: `levels`' storage, lent for the closure (the array is a `let` of the index).

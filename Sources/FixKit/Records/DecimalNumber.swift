@@ -183,9 +183,48 @@ public enum DecimalNumber {
             digits += decimals
         }
         guard k == n, digits > 0, digits <= 19, decimals != 0 else { return nil }
-        let scale = max(decimals, 0)
-        let v = digits <= 15 ? Double(m) / exactPowers[scale] : m == 0 ? 0 : nearestDouble(m, timesTenTo: -scale)
+        return plainValue(m, digits: digits, decimals: max(decimals, 0), negative: negative)
+    }
+
+    /// The value of a plain number's digits: `m` (at most 19 digits, `digits` of them) over
+    /// 10^`decimals`. Up to 15 digits one exact division, beyond that `nearestDouble`: both
+    /// correctly rounded.
+    @inline(__always)
+    static func plainValue(_ m: UInt64, digits: Int, decimals: Int, negative: Bool) -> Double {
+        let v = digits <= 15 ? Double(m) / exactPowers[decimals] : m == 0 ? 0 : nearestDouble(m, timesTenTo: -decimals)
         return negative ? -v : v
+    }
+
+    /// A JSON number at `p[k...]` read in one pass, where it is plain: `-`?, a lone `0` or
+    /// digits, and `.digits`, at most 19 digits in all, not followed by an exponent. Its
+    /// digits are read eight at a time up to `end` (the line's, not the number's, which a
+    /// reader must first find), and `k` is left after it. Nil, with `k` unmoved, for anything
+    /// else (no digit, no digit after the point, an exponent, more digits): the caller's
+    /// general reading, which gives the same value wherever this one gives one.
+    // SAFETY: `p[k..<end]` is the caller's, valid for the call; read only below `end`.
+    @inline(__always)
+    static func plainJSON(_ p: UnsafePointer<UInt8>, at k: inout Int, end n: Int) -> Double? {
+        var i = k
+        let negative = i < n && p[i] == UInt8(ascii: "-")
+        if negative { i += 1 }
+        guard i < n, p[i] &- 48 < 10 else { return nil }
+        var m: UInt64 = 0
+        var digits = 1
+        if p[i] == UInt8(ascii: "0") {
+            i += 1  // a leading zero stands alone (RFC 8259)
+        } else {
+            digits = digitRun(p, at: &i, end: n, into: &m)
+        }
+        var decimals = 0
+        if i < n, p[i] == UInt8(ascii: ".") {
+            i += 1
+            decimals = digitRun(p, at: &i, end: n, into: &m)
+            guard decimals > 0 else { return nil }
+            digits += decimals
+        }
+        guard digits <= 19, i == n || p[i] | 0x20 != UInt8(ascii: "e") else { return nil }
+        k = i
+        return plainValue(m, digits: digits, decimals: decimals, negative: negative)
     }
 
     /// Reads the decimal digits at `p[k..<end]` into `m` (m·10 + digit each, wrapping past 19

@@ -198,46 +198,13 @@ struct JSONScanner {
 
     /// A number's value, read as its grammar is checked: `scanNumber` then
     /// `DecimalNumber.parse` on its bytes, in one pass where the number is plain
-    /// (`[-]digits[.digits]`, at most 19 digits; the common case), its digits read eight at a
-    /// time up to the line's end rather than the number's, which a separate pass must stop at.
-    /// The same errors as `scanNumber`; nil where `DecimalNumber.parse` gives nil.
-    // SAFETY: `bytes`' storage, read below `bytes.count` only (`digitRun` reads words only where
-    // all eight bytes are below the end it is given).
+    /// (`DecimalNumber.plainJSON`, the common case). The same errors as `scanNumber`; nil
+    /// where `DecimalNumber.parse` gives nil.
     @inline(__always)
     mutating func scanNumberValue() throws(JSONSyntaxError) -> Double? {
-        let n = bytes.count
-        guard let p = bytes.baseAddress else { return DecimalNumber.parse(try scanNumber()) }
-        var k = position
-        let negative = k < n && p[k] == JSONByte.minus
-        if negative { k += 1 }
-        guard k < n, p[k] &- 48 < 10 else { return DecimalNumber.parse(try scanNumber()) }
-        var m: UInt64 = 0
-        var digits: Int
-        if p[k] == UInt8(ascii: "0") {
-            k += 1  // a leading zero stands alone, as in `scanNumber`
-            digits = 1
-        } else {
-            digits = DecimalNumber.digitRun(p, at: &k, end: n, into: &m)
-        }
-        var decimals = 0
-        var point = false
-        if k < n, p[k] == UInt8(ascii: ".") {
-            point = true
-            k += 1
-            decimals = DecimalNumber.digitRun(p, at: &k, end: n, into: &m)
-            digits += decimals
-        }
-        // Anything else (no digit after the point, an exponent, over 19 digits): both passes,
-        // for their errors and their reading.
-        let exponent = k < n && p[k] | 0x20 == UInt8(ascii: "e")
-        guard !point || decimals > 0, !exponent, digits <= 19 else { return DecimalNumber.parse(try scanNumber()) }
-        position = k
-        // As `DecimalNumber.parsePlain` reads the same digits.
-        let v =
-            digits <= 15
-            ? Double(m) / DecimalNumber.exactPowers[decimals]
-            : m == 0 ? 0 : DecimalNumber.nearestDouble(m, timesTenTo: -decimals)
-        return negative ? -v : v
+        // SAFETY: `bytes`' storage, read below `bytes.count` only.
+        if let p = bytes.baseAddress, let v = DecimalNumber.plainJSON(p, at: &position, end: bytes.count) { return v }
+        return DecimalNumber.parse(try scanNumber())
     }
 
     /// Skips any JSON value, checking its grammar.
