@@ -196,11 +196,19 @@ struct StaySummary {
 struct CellGrid {
     private(set) var size: Double
     let capacity: Int
-    private var cells: [Key: Cell] = [:]
+    private var cells = CellTable<Cell>()
 
-    struct Key: Hashable {
-        var y: Int
-        var x: Int
+    /// A cell's row and column, each as 32 bits of one key: |lat| / size and |lon| / size are at
+    /// most 1.8e8 (size ≥ 1e-6°, the longitude about the stay's first fix), within an Int32.
+    @inline(__always)
+    static func key(y: Int, x: Int) -> UInt64 {
+        UInt64(UInt32(truncatingIfNeeded: y)) << 32 | UInt64(UInt32(truncatingIfNeeded: x))
+    }
+
+    /// The row and column of a key.
+    @inline(__always)
+    static func cell(_ key: UInt64) -> (y: Int, x: Int) {
+        (Int(Int32(truncatingIfNeeded: key >> 32)), Int(Int32(truncatingIfNeeded: key)))
     }
 
     struct Cell {
@@ -217,12 +225,14 @@ struct CellGrid {
     var count: Int { cells.count }
 
     mutating func add(lat: Double, lon: Double, weight: Double) {
-        let key = Key(y: Int((lat / size).rounded(.down)), x: Int((lon / size).rounded(.down)))
-        cells[key, default: Cell()].add(lat: lat, lon: lon, weight: weight)
+        let key = CellGrid.key(y: Int((lat / size).rounded(.down)), x: Int((lon / size).rounded(.down)))
+        cells.update(key, default: Cell()) { $0.add(lat: lat, lon: lon, weight: weight) }
         while cells.count > capacity {
-            var merged: [Key: Cell] = [:]
-            merged.reserveCapacity(cells.count / 2 + 1)
-            for (k, c) in cells { merged[Key(y: k.y >> 1, x: k.x >> 1), default: Cell()].merge(c) }
+            var merged = CellTable<Cell>(minimumCapacity: cells.count / 2 + 1)
+            cells.forEach { k, c in
+                let (y, x) = CellGrid.cell(k)
+                merged.update(CellGrid.key(y: y >> 1, x: x >> 1), default: Cell()) { $0.merge(c) }
+            }
             cells = merged
             size *= 2
         }
@@ -234,7 +244,8 @@ struct CellGrid {
         var weights: [Double] = []
         distances.reserveCapacity(cells.count + 1)
         weights.reserveCapacity(cells.count + 1)
-        for cell in cells.values where cell.weight > 0 {
+        cells.forEach { _, cell in
+            guard cell.weight > 0 else { return }
             var lon = lon0 + cell.lon / cell.weight
             if lon > 180 { lon -= 360 } else if lon < -180 { lon += 360 }
             distances.append(Geodesy.distance(c, lat: cell.lat / cell.weight, lon: lon))

@@ -91,7 +91,8 @@ enum WeightedMedian {
 struct WeightedBins {
     private(set) var width: Double
     let capacity: Int
-    private var bins: [Int: Bin] = [:]
+    /// By bin number (floor(value / width)), as its bit pattern.
+    private var bins = CellTable<Bin>()
 
     struct Bin {
         var weight = 0.0
@@ -106,16 +107,16 @@ struct WeightedBins {
     var count: Int { bins.count }
 
     mutating func add(_ value: Double, weight: Double) {
-        bins[Int((value / width).rounded(.down)), default: Bin()].add(value, weight)
+        bins.update(UInt64(bitPattern: Int64((value / width).rounded(.down))), default: Bin()) { $0.add(value, weight) }
         if bins.count > capacity { coarsen() }
     }
 
     private mutating func coarsen() {
         while bins.count > capacity {
-            var merged: [Int: Bin] = [:]
-            merged.reserveCapacity(bins.count / 2 + 1)
-            for (key, bin) in bins {
-                merged[key >> 1, default: Bin()].merge(bin)  // floor(key / 2), negatives too
+            var merged = CellTable<Bin>(minimumCapacity: bins.count / 2 + 1)
+            bins.forEach { key, bin in
+                // floor(key / 2), negatives too
+                merged.update(UInt64(bitPattern: Int64(bitPattern: key) >> 1), default: Bin()) { $0.merge(bin) }
             }
             bins = merged
             width *= 2
@@ -128,7 +129,8 @@ struct WeightedBins {
         var weights: [Double] = []
         values.reserveCapacity(bins.count + 1)
         weights.reserveCapacity(bins.count + 1)
-        for bin in bins.values where bin.weight > 0 {
+        bins.forEach { _, bin in
+            guard bin.weight > 0 else { return }
             values.append(bin.weightedSum / bin.weight)
             weights.append(bin.weight)
         }

@@ -1,0 +1,78 @@
+/// A hash table from 64-bit keys to values, for the bounded summaries of long stays
+/// (`WeightedBins`, `CellGrid`), which look up a bin or a cell for every fix.
+///
+/// Swift's `Dictionary` hashes each key with SipHash under a seed drawn for each process: on a
+/// month of 1 Hz fixes the seeding and the probing were a tenth of visits' time, and the order
+/// the summaries were merged and read in changed from run to run (a sum's last bits with it).
+/// Here a key is hashed by one multiplication (Fibonacci hashing: nearby keys, which differ in
+/// their low bits, land far apart), found by linear probing in a table at most half full, and
+/// the entries are visited in the order of their places, which the keys alone decide: the same
+/// in every run.
+struct CellTable<Value> {
+    private var slots: [(key: UInt64, value: Value)?]
+    /// log2 of the number of places.
+    private var bits: UInt64
+    private(set) var count = 0
+
+    /// A table that holds `minimumCapacity` entries before it first grows.
+    init(minimumCapacity: Int = 0) {
+        var bits: UInt64 = 4
+        while 1 << bits < 2 * minimumCapacity { bits += 1 }
+        self.bits = bits
+        slots = Array(repeating: nil, count: 1 << bits)
+    }
+
+    var isEmpty: Bool { count == 0 }
+
+    @inline(__always)
+    private func home(_ key: UInt64) -> Int {
+        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> (64 - bits))
+    }
+
+    /// Calls `body` on the value of `key`, first stored as `value()` if the key is new.
+    @inline(__always)
+    mutating func update(_ key: UInt64, default value: @autoclosure () -> Value, _ body: (inout Value) -> Void) {
+        if 2 * (count + 1) > slots.count { grow() }
+        let mask = slots.count - 1
+        var i = home(key)
+        while let slot = slots[i] {
+            if slot.key == key {
+                body(&slots[i]!.value)
+                return
+            }
+            i = (i + 1) & mask
+        }
+        var v = value()
+        body(&v)
+        slots[i] = (key, v)
+        count += 1
+    }
+
+    /// The value of `key`, if stored.
+    subscript(_ key: UInt64) -> Value? {
+        let mask = slots.count - 1
+        var i = home(key)
+        while let slot = slots[i] {
+            if slot.key == key { return slot.value }
+            i = (i + 1) & mask
+        }
+        return nil
+    }
+
+    /// Each entry, in the order of their places.
+    func forEach(_ body: (UInt64, Value) -> Void) {
+        for case let slot? in slots { body(slot.key, slot.value) }
+    }
+
+    private mutating func grow() {
+        var bigger = CellTable(minimumCapacity: slots.count)
+        for case let slot? in slots {
+            let mask = bigger.slots.count - 1
+            var i = bigger.home(slot.key)
+            while bigger.slots[i] != nil { i = (i + 1) & mask }
+            bigger.slots[i] = slot
+        }
+        bigger.count = count
+        self = bigger
+    }
+}
