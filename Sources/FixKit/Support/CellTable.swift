@@ -35,9 +35,10 @@ struct CellTable<Value> {
         if 2 * (count + 1) > slots.count { grow() }
         let mask = slots.count - 1
         var i = home(key)
-        while let slot = slots[i] {
+        while var slot = slots[i] {
             if slot.key == key {
-                body(&slots[i]!.value)
+                body(&slot.value)
+                slots[i] = slot
                 return
             }
             i = (i + 1) & mask
