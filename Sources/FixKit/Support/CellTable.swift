@@ -3,7 +3,8 @@
 ///
 /// Swift's `Dictionary` hashes each key with SipHash under a seed drawn for each process: on a
 /// month of 1 Hz fixes the seeding and the probing were a tenth of visits' time, and the order
-/// the summaries were merged and read in changed from run to run (a sum's last bits with it).
+/// the summaries were merged and read in changed from run to run (and could change a sum's last
+/// bits with it).
 /// Here a key is hashed by one multiplication (Fibonacci hashing: nearby keys, which differ in
 /// their low bits, land far apart), found by linear probing in a table at most half full, and
 /// the entries are visited in the order of their places, which the keys alone decide: the same
@@ -22,26 +23,25 @@ struct CellTable<Value> {
         slots = Array(repeating: nil, count: 1 << bits)
     }
 
-    var isEmpty: Bool { count == 0 }
-
+    /// The place of `key`, or the empty place where it would go: from its home place (the top
+    /// bits of one multiplication), onwards past the places other keys took.
     @inline(__always)
-    private func home(_ key: UInt64) -> Int {
-        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> (64 - bits))
+    private func place(_ key: UInt64) -> Int {
+        let mask = slots.count - 1
+        var i = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> (64 - bits))
+        while let slot = slots[i], slot.key != key { i = (i + 1) & mask }
+        return i
     }
 
     /// Calls `body` on the value of `key`, first stored as `value()` if the key is new.
     @inline(__always)
     mutating func update(_ key: UInt64, default value: @autoclosure () -> Value, _ body: (inout Value) -> Void) {
         if 2 * (count + 1) > slots.count { grow() }
-        let mask = slots.count - 1
-        var i = home(key)
-        while var slot = slots[i] {
-            if slot.key == key {
-                body(&slot.value)
-                slots[i] = slot
-                return
-            }
-            i = (i + 1) & mask
+        let i = place(key)
+        if var slot = slots[i] {
+            body(&slot.value)
+            slots[i] = slot
+            return
         }
         var v = value()
         body(&v)
@@ -50,15 +50,7 @@ struct CellTable<Value> {
     }
 
     /// The value of `key`, if stored.
-    subscript(_ key: UInt64) -> Value? {
-        let mask = slots.count - 1
-        var i = home(key)
-        while let slot = slots[i] {
-            if slot.key == key { return slot.value }
-            i = (i + 1) & mask
-        }
-        return nil
-    }
+    subscript(_ key: UInt64) -> Value? { slots[place(key)]?.value }
 
     /// Each entry, in the order of their places.
     func forEach(_ body: (UInt64, Value) -> Void) {
@@ -67,12 +59,7 @@ struct CellTable<Value> {
 
     private mutating func grow() {
         var bigger = CellTable(minimumCapacity: slots.count)
-        for case let slot? in slots {
-            let mask = bigger.slots.count - 1
-            var i = bigger.home(slot.key)
-            while bigger.slots[i] != nil { i = (i + 1) & mask }
-            bigger.slots[i] = slot
-        }
+        for case let slot? in slots { bigger.slots[bigger.place(slot.key)] = slot }
         bigger.count = count
         self = bigger
     }

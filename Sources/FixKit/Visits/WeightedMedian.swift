@@ -107,7 +107,8 @@ struct WeightedBins {
     var count: Int { bins.count }
 
     mutating func add(_ value: Double, weight: Double) {
-        bins.update(UInt64(bitPattern: Int64((value / width).rounded(.down))), default: Bin()) { $0.add(value, weight) }
+        let key = UInt64(bitPattern: Int64((value / width).rounded(.down)))
+        bins.update(key, default: Bin()) { $0.add(value, weight) }
         if bins.count > capacity { coarsen() }
     }
 
