@@ -5,6 +5,7 @@
 /// month of 1 Hz fixes the seeding and the probing were a tenth of visits' time, and the order
 /// the summaries were merged and read in changed from run to run (and could change a sum's last
 /// bits with it).
+///
 /// Here a key is hashed by one multiplication (Fibonacci hashing: nearby keys, which differ in
 /// their low bits, land far apart), found by linear probing in a table at most half full, and
 /// the entries are visited in the order of their places, which the keys alone decide: the same
@@ -55,6 +56,16 @@ struct CellTable<Value> {
     /// Each entry, in the order of their places.
     func forEach(_ body: (UInt64, Value) -> Void) {
         for case let slot? in slots { body(slot.key, slot.value) }
+    }
+
+    /// A coarser table of the same sums: each entry's value merged, in the order of their
+    /// places, into the entry of `parent(key)`, which starts as `empty`.
+    func regrouped(by parent: (UInt64) -> UInt64, from empty: Value, _ merge: (inout Value, Value) -> Void)
+        -> CellTable
+    {
+        var coarser = CellTable(minimumCapacity: count / 2 + 1)
+        forEach { key, value in coarser.update(parent(key), default: empty) { merge(&$0, value) } }
+        return coarser
     }
 
     private mutating func grow() {

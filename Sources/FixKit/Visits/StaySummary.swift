@@ -228,12 +228,12 @@ struct CellGrid {
         let key = CellGrid.key(y: Int((lat / size).rounded(.down)), x: Int((lon / size).rounded(.down)))
         cells.update(key, default: Cell()) { $0.add(lat: lat, lon: lon, weight: weight) }
         while cells.count > capacity {
-            var merged = CellTable<Cell>(minimumCapacity: cells.count / 2 + 1)
-            cells.forEach { k, c in
-                let (y, x) = CellGrid.cell(k)
-                merged.update(CellGrid.key(y: y >> 1, x: x >> 1), default: Cell()) { $0.merge(c) }
-            }
-            cells = merged
+            cells = cells.regrouped(
+                by: { k in
+                    let (y, x) = CellGrid.cell(k)
+                    return CellGrid.key(y: y >> 1, x: x >> 1)
+                }, from: Cell()
+            ) { $0.merge($1) }
             size *= 2
         }
     }

@@ -114,12 +114,8 @@ struct WeightedBins {
 
     private mutating func coarsen() {
         while bins.count > capacity {
-            var merged = CellTable<Bin>(minimumCapacity: bins.count / 2 + 1)
-            bins.forEach { key, bin in
-                // floor(key / 2), negatives too
-                merged.update(UInt64(bitPattern: Int64(bitPattern: key) >> 1), default: Bin()) { $0.merge(bin) }
-            }
-            bins = merged
+            // floor(key / 2), negatives too
+            bins = bins.regrouped(by: { UInt64(bitPattern: Int64(bitPattern: $0) >> 1) }, from: Bin()) { $0.merge($1) }
             width *= 2
         }
     }
