@@ -26,7 +26,7 @@ struct TraceFences {
     /// The fences the last fix was inside of, kept for their storage (`findMissed`).
     var insideScratch: [Int] = []
     /// The candidates of the last fix, kept for their storage: a fix allocates none.
-    var scratch: [(k: Int, d: Double, radius: Double)] = []
+    var scratch: [(k: Int, d: Double, radius: Double, place: Int)] = []
 }
 
 /// Events for one fix, in the order they are written.
@@ -98,7 +98,9 @@ struct FenceEngine {
             state.serial = near.newSerial()
             if settings.assumeInside, limit == nil {
                 // Every fence starts inside: all must be looked at until each has left.
-                for k in index.fences.indices { state.states.append(k, FenceState(inside: true)) }
+                for k in index.fences.indices {
+                    state.states.append(k, place: index.place(of: k), FenceState(inside: true))
+                }
             }
         }
         let here = Geodesy.Point(lat: fix.lat, lon: fix.lon)
@@ -122,12 +124,12 @@ struct FenceEngine {
             margin = max(margin, reach)
             minRadius = 0
         }
-        var candidates: [(k: Int, d: Double, radius: Double)] = []
+        var candidates: [(k: Int, d: Double, radius: Double, place: Int)] = []
         swap(&candidates, &state.scratch)
         candidates.removeAll(keepingCapacity: true)
         defer { swap(&candidates, &state.scratch) }
-        forEachWithin(here, margin: margin, minRadius: minRadius, serial: state.serial) { k, d, radius in
-            if limit == nil || state.watched.contains(k) { candidates.append((k, d, radius)) }
+        forEachWithin(here, margin: margin, minRadius: minRadius, serial: state.serial) { k, d, radius, place in
+            if limit == nil || state.watched.contains(k) { candidates.append((k, d, radius, place)) }
         }
         if candidates.isEmpty, state.states.isEmpty {
             if limit != nil { findMissed(fix, at: here, state: &state, events: &events) }
@@ -146,23 +148,27 @@ struct FenceEngine {
         while c < candidates.count || m < keptCount {
             let k: Int
             let d: Double
-            // The radius alone: copying the Fence would retain and release its id.
+            // The radius alone (copying the Fence would retain and release its id), and the
+            // fence's place in the index's slots.
             let radius: Double
+            let place: Int
             // The kept state's place in `state.states`, or −1: read there, not copied out (a
             // state is a hundred bytes, and most kept ones are only copied on to `next`).
             let kept: Int
             if m == keptCount || (c < candidates.count && candidates[c].k < state.states.key(m)) {
-                (k, d, radius) = candidates[c]
+                (k, d, radius, place) = candidates[c]
                 kept = -1
                 c += 1
             } else if c == candidates.count || state.states.key(m) < candidates[c].k {
                 k = state.states.key(m)
-                d = Geodesy.distance(here, index.centres[k])
-                radius = index.fences[k].radius
+                place = state.states.entries[m].place
+                let slot = index.slots[place]
+                d = index.distance(here, slot, k)
+                radius = slot.radius
                 kept = m
                 m += 1
             } else {
-                (k, d, radius) = candidates[c]
+                (k, d, radius, place) = candidates[c]
                 kept = m
                 c += 1
                 m += 1
@@ -186,7 +192,7 @@ struct FenceEngine {
                 p = InsideProbability.p(distance: d, radius: radius, sigma: fix.sigma)
                 if let pooled = steady.position {
                     p = InsideProbability.p(
-                        distance: Geodesy.distance(pooled, index.centres[k]), radius: radius, sigma: steady.sigma)
+                        distance: index.distance(pooled, index.slots[place], k), radius: radius, sigma: steady.sigma)
                 }
                 change = settings.steadyStep(&s, p: p, observation: steady, fix: fix, previous: state.previous)
             } else {
@@ -214,7 +220,7 @@ struct FenceEngine {
             // Only the quiet state (outside, no dwell, nothing pooled) is forgotten: fences that
             // start inside under --assume are given their state when first seen.
             let settled = s.settledStretch != nil && s.settledStretch == state.still.stretch && state.still.active
-            if s.inside || s.count != 0 || settled || s.enteredAt != nil { next.append(k, s) }
+            if s.inside || s.count != 0 || settled || s.enteredAt != nil { next.append(k, place: place, s) }
             if let report, p >= FenceEngine.traceThreshold || s.inside { report(k, p, d, s.inside) }
         }
         swap(&state.states, &next)
@@ -224,22 +230,25 @@ struct FenceEngine {
         return events
     }
 
-    /// Calls `body(k, d, radius)` for every fence k with d − radius ≤ `margin` (≤ 0 for the
+    /// Calls `body(k, d, radius, place)` for every fence k with d − radius ≤ `margin` (≤ 0 for the
     /// list) and radius ≥ `minRadius`, d its `Geodesy.distance`: from the neighbourhood list that
     /// covers the fix (`NearFences`: the index's own test on the list's fences), else from the
     /// index. Each once, in no particular order.
     @inline(__always)
     private func forEachWithin(
-        _ here: Geodesy.Point, margin: Double, minRadius: Double = 0, serial: Int, _ body: (Int, Double, Double) -> Void
+        _ here: Geodesy.Point, margin: Double, minRadius: Double = 0, serial: Int,
+        _ body: (Int, Double, Double, Int) -> Void
     ) {
         if let list = near.list(for: serial, at: here, margin: margin, index: index) {
             for e in list.entries {
                 if e.key > list.limit { break }  // the rest are farther (see `NearFences`)
                 guard e.slot.radius >= minRadius else { continue }
-                if let d = index.distance(here, e.slot, e.fence, within: margin) { body(e.fence, d, e.slot.radius) }
+                if let d = index.distance(here, e.slot, e.fence, within: margin) {
+                    body(e.fence, d, e.slot.radius, e.place)
+                }
             }
         } else {
-            index.forEachWithin(here, margin: margin, minRadius: minRadius) { k, d in body(k, d, index.fences[k].radius) }
+            index.forEachWithin(here, margin: margin, minRadius: minRadius, body)
         }
     }
 
@@ -267,7 +276,9 @@ struct FenceEngine {
         // Fences no longer watched lose their state; newly watched ones start as assumed.
         state.states.filter(keeping: { newSet.contains($0) })
         if settings.assumeInside {
-            for k in watched where !state.watched.contains(k) { state.states.set(k, FenceState(inside: true)) }
+            for k in watched where !state.watched.contains(k) {
+                state.states.set(k, place: index.place(of: k), FenceState(inside: true))
+            }
         }
         state.watched = newSet
         if let next = nextUnwatched {
@@ -282,12 +293,14 @@ struct FenceEngine {
     /// A fix inside a fence (d ≤ R) that is not watched: what the budget cost the app, said
     /// once until the fix is outside that fence again. A fix inside none, with none missed,
     /// allocates nothing.
-    private func findMissed(_ fix: FixPoint, at here: Geodesy.Point, state: inout TraceFences, events: inout [FenceEvent]) {
+    private func findMissed(
+        _ fix: FixPoint, at here: Geodesy.Point, state: inout TraceFences, events: inout [FenceEvent]
+    ) {
         var inside: [Int] = []
         swap(&inside, &state.insideScratch)
         inside.removeAll(keepingCapacity: true)
         defer { swap(&inside, &state.insideScratch) }
-        forEachWithin(here, margin: 0, serial: state.serial) { k, _, _ in inside.append(k) }
+        forEachWithin(here, margin: 0, serial: state.serial) { k, _, _, _ in inside.append(k) }
         if inside.isEmpty, state.missedInside.isEmpty { return }
         if inside.count > 1 { inside.sort() }
         // Those still inside stay reported (both lists ascending).
@@ -305,7 +318,7 @@ struct FenceEngine {
         for k in inside where !state.watched.contains(k) && !state.missedInside[..<reported].contains(k) {
             state.missedInside.append(k)
             let f = index.fences[k]
-            let d = Geodesy.distance(here, index.centres[k])
+            let d = Geodesy.distance(here, index.centre(k))
             events.append(
                 .missed(k, distance: d, p: InsideProbability.p(distance: d, radius: f.radius, sigma: fix.sigma)))
         }

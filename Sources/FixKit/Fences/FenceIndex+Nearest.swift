@@ -38,7 +38,8 @@ extension FenceIndex {
                     let k = Int(originals[i])
                     heap.push(
                         .init(
-                            bound: edgeDistance(k, point), isFence: true, level: 0, shift: 0, prefix: UInt64(k),
+                            bound: edgeDistance(k, slots[i], point), isFence: true, level: 0, shift: 0,
+                            prefix: UInt64(k),
                             from: 0, to: 0))
                 }
                 continue
@@ -82,7 +83,19 @@ extension FenceIndex {
 
     @inline(__always)
     func edgeDistance(_ k: Int, _ point: Geodesy.Point) -> Double {
-        Geodesy.distance(centres[k], point) - fences[k].radius
+        Geodesy.distance(centre(k), point) - fences[k].radius
+    }
+
+    /// The same from k's slot: `Geodesy.distance(centre, point)` without the centre's
+    /// trigonometry (the chord's squares do not depend on the order; the far formula does, and
+    /// is given the centre first as there).
+    @inline(__always)
+    func edgeDistance(_ k: Int, _ c: Slot, _ point: Geodesy.Point) -> Double {
+        let chord = FenceIndex.chordSquared(point, c.x, c.y, c.z).squareRoot()
+        let d =
+            chord < 50_000
+            ? chord : Geodesy.far(lat1: fences[k].lat, lon1: fences[k].lon, lat2: point.lat, lon2: point.lon)
+        return d - c.radius
     }
 
     public func edgeDistance(_ k: Int, _ lat: Double, _ lon: Double) -> Double {

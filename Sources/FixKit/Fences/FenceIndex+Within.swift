@@ -7,20 +7,6 @@
 /// The within query: the fences whose edge is within a margin of a point (`forEachWithin`),
 /// from one probe per cube around the point, or a walk down the octree for a wide margin.
 extension FenceIndex {
-    /// `Geodesy.distance(point, centre)` of fence `k`, from a copy of its slot: the chord under
-    /// 50 km, as `Geodesy.distance` computes it, and `Geodesy.distance` itself farther.
-    @inline(__always)
-    func distance(_ point: Geodesy.Point, _ c: Slot, _ k: Int) -> Double {
-        distance(point, k, chordSquared: FenceIndex.chordSquared(point, c.x, c.y, c.z))
-    }
-
-    @inline(__always)
-    private func distance(_ point: Geodesy.Point, _ k: Int, chordSquared: Double) -> Double {
-        let chord = chordSquared.squareRoot()
-        if chord < 50_000 { return chord }
-        return Geodesy.distance(point, centres[k])
-    }
-
     /// `distance(point, c, k)` where d − c.radius ≤ `margin`, else nil: the test every query
     /// applies to the fences it looks at. Most fail it (97% of those on a noisy fix's list),
     /// and are ruled out by the squared chord, with no square root: the distance is never
@@ -35,47 +21,124 @@ extension FenceIndex {
         return d - c.radius <= margin ? d : nil
     }
 
-    /// Calls `body(slot, k)` for every fence k whose centre is within chord `reach(radius) + rho`
-    /// of `point` (and possibly a few more): the fences a point within chord `rho` of this one
-    /// can be inside of (`NearFences`). Each once, in no particular order.
+    /// Calls `body(slot, k, place)` for every fence k (its slot at `place`) whose centre is
+    /// within chord `reach(radius) + rho` of `point`: the fences a point within chord `rho` of
+    /// this one can be inside of (`NearFences`). Each once, in no particular order.
+    ///
+    /// A level's cubes in the box around the point are probed only where they can hold a
+    /// centre: within the query's reach (the box's corners leave some farther), and crossed by
+    /// the Earth's surface, on which every centre lies (`SurfaceSlab`): of a box a few cubes a
+    /// side, that leaves the third or so that the surface passes through. The probes' first
+    /// buckets are read in one pass before any is followed, so that their cache misses (the
+    /// tables are megabytes, and a build comes every few dozen fixes, long after the last)
+    /// overlap instead of waiting on each other.
     /// - Complexity: the occupied cubes within `rho` and half a cube, and their fences, plus a
     ///   search down each level's octree.
-    func forEachNear(_ point: Geodesy.Point, within rho: Double, _ body: (Slot, Int) -> Void) {
+    func forEachNear(_ point: Geodesy.Point, within rho: Double, _ body: (Slot, Int, Int) -> Void) {
         guard fenceCount > 0, rho >= 0, rho.isFinite else { return }
-        // SAFETY: `levels`' storage, lent for the closure (the array is a `let` of the index).
+        let surface = SurfaceSlab(point)
+        // SAFETY: `levels`' storage, lent for the closure (the array is a `let` of the index);
+        // the two scratch buffers hold `FenceIndex.boxLimit` entries, and a level's probes are at
+        // most that many (a larger box descends instead).
         levels.withUnsafeBufferPointer { levels in
-            for level in levels {
-                @inline(__always) func scan(_ cube: Cube) {
-                    for i in Int(cube.start)..<Int(cube.end) {
-                        let c = slots[i]
-                        let limit = FenceIndex.reach(c.radius) + rho
-                        if FenceIndex.chordSquared(point, c.x, c.y, c.z) <= limit * limit { body(c, Int(originals[i])) }
-                    }
-                }
-                let cell = level.cell
-                let within = min(rho + level.reach + 1, 2 * FenceIndex.offset)
-                let (lo, hi) = FenceIndex.cubes(around: point, within: within, cell)
-                let (x0, y0, z0, x1, y1, z1) = (lo.x, lo.y, lo.z, hi.x, hi.y, hi.z)
-                if (x1 - x0 + 1) * (y1 - y0 + 1) * (z1 - z0 + 1) > 216 {
-                    descend(level, around: point, within: within, scan)
-                    continue
-                }
-                // A few cubes an axis: a hash probe each, but for those the box's corners leave
-                // farther than `within`.
-                let limit = within * within
-                for i in x0...x1 {
-                    for j in y0...y1 {
-                        let gap = FenceIndex.blockGap(point, i, j, z0, cell: cell, side: cell, axes: 2)
-                        guard gap <= limit else { continue }
-                        for l in z0...z1 {
-                            if FenceIndex.blockGap(point, i, j, l, cell: cell, side: cell) <= limit,
-                                let cube = find(FenceIndex.morton(i, j, l), level)
-                            {
-                                scan(cube)
+            withUnsafeTemporaryAllocation(of: UInt64.self, capacity: FenceIndex.boxLimit) { keys in
+                withUnsafeTemporaryAllocation(of: UInt32.self, capacity: FenceIndex.boxLimit) { firsts in
+                    for level in levels {
+                        @inline(__always) func scan(_ cube: Cube) {
+                            for i in Int(cube.start)..<Int(cube.end) {
+                                let c = slots[i]
+                                let limit = FenceIndex.reach(c.radius) + rho
+                                if FenceIndex.chordSquared(point, c.x, c.y, c.z) <= limit * limit {
+                                    body(c, Int(originals[i]), i)
+                                }
                             }
+                        }
+                        let cell = level.cell
+                        let within = min(rho + level.reach + 1, 2 * FenceIndex.offset)
+                        let (lo, hi) = FenceIndex.cubes(around: point, within: within, cell)
+                        let (x0, y0, z0, x1, y1, z1) = (lo.x, lo.y, lo.z, hi.x, hi.y, hi.z)
+                        if (x1 - x0 + 1) * (y1 - y0 + 1) * (z1 - z0 + 1) > FenceIndex.boxLimit {
+                            descend(level, around: point, within: within, scan)
+                            continue
+                        }
+                        // The cubes to probe: within reach, and crossed by the surface.
+                        let limit = within * within
+                        let slab = surface.slab(within: within, cell: cell)
+                        var count = 0
+                        for i in x0...x1 {
+                            for j in y0...y1 {
+                                let gap = FenceIndex.blockGap(point, i, j, z0, cell: cell, side: cell, axes: 2)
+                                guard gap <= limit else { continue }
+                                for l in z0...z1
+                                where slab.crosses(i, j, l)
+                                    && FenceIndex.blockGap(point, i, j, l, cell: cell, side: cell) <= limit
+                                {
+                                    keys[count] = FenceIndex.morton(i, j, l)
+                                    count += 1
+                                }
+                            }
+                        }
+                        // Every probe's first bucket, read before any is followed.
+                        let table = buckets + level.firstBucket
+                        for t in 0..<count { firsts[t] = table[FenceIndex.bucket(keys[t], level.mask)] }
+                        for t in 0..<count where firsts[t] != 0 {
+                            if let cube = find(keys[t], level, first: firsts[t]) { scan(cube) }
                         }
                     }
                 }
+            }
+        }
+    }
+
+    /// The most cubes `forEachNear` probes in a level's box; a larger box descends the octree.
+    static let boxLimit = 216
+
+    /// Where, around a point on the ellipsoid, the surface can be: the centres `forEachNear`
+    /// looks for all lie on it (`Geodesy.Point` is at height 0). The ellipsoid is convex, so it
+    /// lies below its tangent plane at the point; its normal curvature is at most a/b² (radius
+    /// 6,335 km, the meridian's at the equator), so a ball of radius b²/a rolls freely inside it
+    /// (Blaschke) and a surface point at chord s from the point is at most s²·a/(2b²) below the
+    /// plane. A cube, whose heights above the plane span its centre's ± half its extent along
+    /// the normal, holds no surface point within chord s unless that span meets the slab from
+    /// −s²·a/(2b²) to 0; the slab is widened by half a metre each way, far beyond the rounding
+    /// of the centres (micrometres) and of the heights.
+    struct SurfaceSlab {
+        let point: Geodesy.Point
+        /// The unit normal: the gradient of the ellipsoid's equation, (x, y, z / (1 − e²)).
+        let nx: Double, ny: Double, nz: Double
+
+        init(_ point: Geodesy.Point) {
+            self.point = point
+            let (x, y, z) = (point.x, point.y, point.z / (1 - WGS84.e2))
+            let norm = (x * x + y * y + z * z).squareRoot()
+            (nx, ny, nz) = norm > 0 ? (x / norm, y / norm, z / norm) : (0, 0, 1)
+        }
+
+        /// The test for cubes of `cell` metres and centres within chord `within` of the point.
+        func slab(within: Double, cell: Double) -> Slab {
+            let half = cell / 2
+            // The cube (i, j, l)'s centre less the point, per axis: n · cell − this.
+            let base = half - FenceIndex.offset
+            return Slab(
+                nx: nx, ny: ny, nz: nz, cell: cell,
+                h0: nx * (base - point.x) + ny * (base - point.y) + nz * (base - point.z),
+                extent: half * (abs(nx) + abs(ny) + abs(nz)),
+                below: within * within * WGS84.a / (2 * WGS84.b * WGS84.b) + 0.5, above: 0.5)
+        }
+
+        struct Slab {
+            let nx: Double, ny: Double, nz: Double, cell: Double
+            /// The height above the plane of cube (0, 0, 0)'s centre.
+            let h0: Double
+            let extent: Double
+            let below: Double
+            let above: Double
+
+            /// Whether cube (i, j, l) may hold a surface point within the chord.
+            @inline(__always)
+            func crosses(_ i: UInt32, _ j: UInt32, _ l: UInt32) -> Bool {
+                let h = h0 + cell * (nx * Double(i) + ny * Double(j) + nz * Double(l))
+                return h - extent <= above && h + extent >= -below
             }
         }
     }
@@ -89,13 +152,20 @@ extension FenceIndex {
     public func forEachWithin(
         _ point: Geodesy.Point, margin: Double, minRadius: Double = 0, _ body: (Int, Double) -> Void
     ) {
+        forEachWithin(point, margin: margin, minRadius: minRadius) { k, d, _, _ in body(k, d) }
+    }
+
+    /// The same, with each fence's radius and place in the slots.
+    func forEachWithin(
+        _ point: Geodesy.Point, margin: Double, minRadius: Double = 0, _ body: (Int, Double, Double, Int) -> Void
+    ) {
         guard fenceCount > 0, !margin.isNaN else { return }
         @inline(__always) func scan(_ cube: Cube) {
             for i in Int(cube.start)..<Int(cube.end) {
-                let r = slots[i].radius
-                guard r >= minRadius else { break }  // the rest are smaller (see `init`)
+                let slot = slots[i]
+                guard slot.radius >= minRadius else { break }  // the rest are smaller (see `init`)
                 let k = Int(originals[i])
-                if let d = distance(point, slots[i], k, within: margin) { body(k, d) }
+                if let d = distance(point, slot, k, within: margin) { body(k, d, slot.radius, i) }
             }
         }
         // SAFETY: `levels`' storage, lent for the closure (the array is a `let` of the index).

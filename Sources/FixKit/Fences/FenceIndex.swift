@@ -30,8 +30,6 @@
 /// a margin of a point) and `FenceIndex+Nearest.swift` (the nearest edges, for `--limit`).
 public final class FenceIndex {
     public let fences: [Fence]
-    /// The fences' centres, prepared for distances.
-    public let centres: [Geodesy.Point]
     /// The levels that hold fences, smallest cubes first. Trivial values: a query reads them
     /// without reference counting.
     let levels: [Level]
@@ -55,6 +53,8 @@ public final class FenceIndex {
     let buckets: UnsafeMutablePointer<UInt32>
     let fenceCount: Int
     let cubeTotal: Int
+    /// `place(of:)`'s table, empty until then.
+    private var places: [UInt32] = []
 
     struct Slot {
         var x: Double
@@ -124,8 +124,6 @@ public final class FenceIndex {
         fenceCount = n
         // Each fence's level, counted per level, so that each level's fences take their own
         // stretch of the index's order, in file order, to be sorted there by their cube's key.
-        var centres: [Geodesy.Point] = []
-        centres.reserveCapacity(n)
         var levelOf = [UInt8](repeating: 0, count: n)
         var levelStart = [Int](repeating: 0, count: FenceIndex.levelCount + 1)
         var maxRadius = [Double](repeating: -1, count: FenceIndex.levelCount)
@@ -133,7 +131,6 @@ public final class FenceIndex {
         fences.withUnsafeBufferPointer { fs in
             for k in 0..<n {
                 let radius = fs[k].radius  // not the whole Fence: that retains its id
-                centres.append(Geodesy.Point(lat: fs[k].lat, lon: fs[k].lon))
                 let level = FenceIndex.level(for: radius)
                 levelOf[k] = UInt8(level)
                 levelStart[level + 1] += 1
@@ -141,36 +138,42 @@ public final class FenceIndex {
             }
         }
         for level in 0..<FenceIndex.levelCount { levelStart[level + 1] += levelStart[level] }
-        self.centres = centres
-        // Each level's stretch: its fences' cube keys and numbers, in file order.
-        // SAFETY: scratch for the build, freed by the `defer` when `init` returns; every one of its
-        // n entries is written below (each fence once, at its level's `fill`, which stays inside its
-        // level's stretch of `levelStart`) before it is read.
+        // Each fence's slot in file order, its Earth-centred coordinates worked out once, and
+        // each level's stretch its fences' cube keys and numbers, in file order.
+        // SAFETY: scratch for the build, freed by the `defer` when `init` returns; every one of the
+        // n entries of each is written below (`unsorted` at each k < n, `keys` and `order` once for
+        // each fence, at its level's `fill`, which stays inside its level's stretch of `levelStart`)
+        // before any is read.
+        let unsorted = UnsafeMutablePointer<Slot>.allocate(capacity: max(1, n))
         let keys = UnsafeMutablePointer<UInt64>.allocate(capacity: max(1, n))
         let order = UnsafeMutablePointer<UInt32>.allocate(capacity: max(1, n))
         defer {
+            unsorted.deallocate()
             keys.deallocate()
             order.deallocate()
         }
         var fill = levelStart
-        // SAFETY: `centres`' storage, lent for the closure; k < n = centres.count.
-        centres.withUnsafeBufferPointer { cs in
+        // SAFETY: `fences`' storage, lent for the closure only; k < n = fences.count.
+        fences.withUnsafeBufferPointer { fs in
             for k in 0..<n {
                 let level = Int(levelOf[k])
                 let cell = FenceIndex.cellSize(level)
-                let c = cs[k]
+                let c = Geodesy.Point(lat: fs[k].lat, lon: fs[k].lon)
                 let at = fill[level]
                 fill[level] += 1
                 keys[at] = FenceIndex.morton(
                     FenceIndex.cube(c.x, cell), FenceIndex.cube(c.y, cell), FenceIndex.cube(c.z, cell))
                 order[at] = UInt32(k)
+                (unsorted + k).initialize(to: Slot(x: c.x, y: c.y, z: c.z, radius: fs[k].radius))
             }
         }
         levelOf = []
         // Sorted by key within each level (stable: a cube's fences stay in file order), the
-        // slots filled in that order, and the runs of equal keys made cubes.
+        // slots gathered in that order (independent reads, which overlap: a walk along the
+        // permutation's cycles in place waits on each), and the runs of equal keys made cubes.
         // SAFETY: the index's own buffers (see the stored properties): entry e is initialized once,
-        // below, as the sort of its level reaches it; every e in 0..<n is some level's.
+        // below, as the sort of its level reaches it; every e in 0..<n is some level's, and every
+        // order[e] a fence number k < n.
         let slots = UnsafeMutablePointer<Slot>.allocate(capacity: max(1, n))
         let originals = UnsafeMutablePointer<UInt32>.allocate(capacity: max(1, n))
         self.slots = slots
@@ -178,54 +181,46 @@ public final class FenceIndex {
         var cubeList: [Cube] = []
         var built: [Level] = []
         var bucketCount = 0
-        // SAFETY: both arrays' storage, lent for the closures; every index is a fence number k < n
-        // read from `order`, and every pointer offset is inside the level's stretch first..<end of n.
-        centres.withUnsafeBufferPointer { cs in
-            fences.withUnsafeBufferPointer { fs in
-                for level in 0..<FenceIndex.levelCount where levelStart[level] < levelStart[level + 1] {
-                    let first = levelStart[level]
-                    let end = levelStart[level + 1]
-                    FenceIndex.radixSort(keys: keys + first, values: order + first, count: end - first)
-                    let firstCube = cubeList.count
-                    var m = first
-                    while m < end {
-                        let key = keys[m]
-                        var e = m
-                        while e < end, keys[e] == key {
-                            let k = Int(order[e])
-                            let c = cs[k]
-                            (slots + e).initialize(to: Slot(x: c.x, y: c.y, z: c.z, radius: fs[k].radius))
-                            (originals + e).initialize(to: UInt32(k))
-                            e += 1
-                        }
-                        // Largest radius first (stable: equal radii stay in file order), so that
-                        // a query for fences of some least radius stops at the first smaller.
-                        for a in (m + 1)..<max(m + 1, e) {
-                            let slot = slots[a]
-                            let original = originals[a]
-                            var b = a
-                            while b > m, slots[b - 1].radius < slot.radius {
-                                slots[b] = slots[b - 1]
-                                originals[b] = originals[b - 1]
-                                b -= 1
-                            }
-                            slots[b] = slot
-                            originals[b] = original
-                        }
-                        cubeList.append(Cube(key: key, start: UInt32(m), end: UInt32(e)))
-                        m = e
-                    }
-                    let count = cubeList.count - firstCube
-                    var size = 2
-                    while size < 2 * count { size <<= 1 }
-                    built.append(
-                        Level(
-                            cell: FenceIndex.cellSize(level), maxRadius: maxRadius[level],
-                            reach: FenceIndex.reach(maxRadius[level]), firstCube: firstCube,
-                            endCube: cubeList.count, firstBucket: bucketCount, mask: size - 1))
-                    bucketCount += size
-                }
+        for level in 0..<FenceIndex.levelCount where levelStart[level] < levelStart[level + 1] {
+            let first = levelStart[level]
+            let end = levelStart[level + 1]
+            FenceIndex.radixSort(keys: keys + first, values: order + first, count: end - first)
+            for e in first..<end {
+                (slots + e).initialize(to: unsorted[Int(order[e])])
+                (originals + e).initialize(to: order[e])
             }
+            let firstCube = cubeList.count
+            var m = first
+            while m < end {
+                let key = keys[m]
+                var e = m
+                while e < end, keys[e] == key { e += 1 }
+                // Largest radius first (stable: equal radii stay in file order), so that a
+                // query for fences of some least radius stops at the first smaller.
+                for a in (m + 1)..<max(m + 1, e) {
+                    let slot = slots[a]
+                    let original = originals[a]
+                    var b = a
+                    while b > m, slots[b - 1].radius < slot.radius {
+                        slots[b] = slots[b - 1]
+                        originals[b] = originals[b - 1]
+                        b -= 1
+                    }
+                    slots[b] = slot
+                    originals[b] = original
+                }
+                cubeList.append(Cube(key: key, start: UInt32(m), end: UInt32(e)))
+                m = e
+            }
+            let count = cubeList.count - firstCube
+            var size = 2
+            while size < 2 * count { size <<= 1 }
+            built.append(
+                Level(
+                    cell: FenceIndex.cellSize(level), maxRadius: maxRadius[level],
+                    reach: FenceIndex.reach(maxRadius[level]), firstCube: firstCube,
+                    endCube: cubeList.count, firstBucket: bucketCount, mask: size - 1))
+            bucketCount += size
         }
         cubeTotal = cubeList.count
         // SAFETY: the index's cubes, one for each of `cubeList`, all initialized here.
@@ -294,14 +289,22 @@ public final class FenceIndex {
     /// rule.
     @inline(__always)
     func find(_ key: UInt64, _ level: Level) -> Cube? {
+        let h = FenceIndex.bucket(key, level.mask)
+        return find(key, level, first: buckets[level.firstBucket + h])
+    }
+
+    /// The same, given what the key's own bucket holds (read by the caller).
+    @inline(__always)
+    func find(_ key: UInt64, _ level: Level, first: UInt32) -> Cube? {
         let table = buckets + level.firstBucket
         var h = FenceIndex.bucket(key, level.mask)
+        var c = first
         while true {
-            let c = table[h]
             if c == 0 { return nil }
             let cube = cubes[Int(c) - 1]
             if cube.key == key { return cube }
             h = (h + 1) & level.mask
+            c = table[h]
         }
     }
 
@@ -315,6 +318,36 @@ public final class FenceIndex {
             if cubes[mid].key < key { lo = mid + 1 } else { hi = mid }
         }
         return lo
+    }
+
+    /// Fence k's centre, worked out again (the index keeps it in k's slot only).
+    func centre(_ k: Int) -> Geodesy.Point { Geodesy.Point(lat: fences[k].lat, lon: fences[k].lon) }
+
+    /// The place of fence k's slot: what `FenceStates` keeps with a state the engine gives a
+    /// fence it has not found through the index (`--assume inside`). The inverse of
+    /// `originals`, made the first time it is asked for (4 bytes a fence).
+    func place(of k: Int) -> Int {
+        if places.isEmpty, fenceCount > 0 {
+            var inverse = [UInt32](repeating: 0, count: fenceCount)
+            for e in 0..<fenceCount { inverse[Int(originals[e])] = UInt32(e) }
+            places = inverse
+        }
+        return Int(places[k])
+    }
+
+    /// `Geodesy.distance(point, centre of fence k)`, from k's slot: the chord under 50 km, as
+    /// `Geodesy.distance` computes it, and its far formula from the latitudes and longitudes
+    /// beyond. The same value, without the centre's trigonometry.
+    @inline(__always)
+    func distance(_ point: Geodesy.Point, _ c: Slot, _ k: Int) -> Double {
+        distance(point, k, chordSquared: FenceIndex.chordSquared(point, c.x, c.y, c.z))
+    }
+
+    @inline(__always)
+    func distance(_ point: Geodesy.Point, _ k: Int, chordSquared: Double) -> Double {
+        let chord = chordSquared.squareRoot()
+        if chord < 50_000 { return chord }
+        return Geodesy.far(lat1: point.lat, lon1: point.lon, lat2: fences[k].lat, lon2: fences[k].lon)
     }
 
     /// How many occupied cubes the levels hold (each fence is kept once).

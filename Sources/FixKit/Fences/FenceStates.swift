@@ -5,9 +5,11 @@
 /// states out of place, so that a million fences leaving at once cost one pass, not a
 /// removal each.
 struct FenceStates {
-    /// One fence's state, with its fence.
+    /// One fence's state, with its fence and its fence's place in the index's slots (where a
+    /// distance to it reads the centre).
     struct Entry {
         var key: Int
+        var place: Int
         var state: FenceState
     }
 
@@ -23,8 +25,8 @@ struct FenceStates {
 
     /// Appends a state past every kept one (`k` must be larger than the last key).
     @inline(__always)
-    mutating func append(_ k: Int, _ state: FenceState) {
-        entries.append(Entry(key: k, state: state))
+    mutating func append(_ k: Int, place: Int, _ state: FenceState) {
+        entries.append(Entry(key: k, place: place, state: state))
     }
 
     /// Appends another list's i-th entry, copied in one piece.
@@ -55,12 +57,12 @@ struct FenceStates {
     }
 
     /// Keeps `state` for `k`, replacing the one kept.
-    mutating func set(_ k: Int, _ state: FenceState) {
+    mutating func set(_ k: Int, place slotPlace: Int, _ state: FenceState) {
         let (at, found) = place(k)
         if found {
             entries[at].state = state
         } else {
-            entries.insert(Entry(key: k, state: state), at: at)
+            entries.insert(Entry(key: k, place: slotPlace, state: state), at: at)
         }
     }
 

@@ -31,6 +31,8 @@ final class NearFences {
     struct Entry {
         var slot: FenceIndex.Slot
         var fence: Int
+        /// The slot's place in the index.
+        var place: Int
         /// chord(anchor, centre) − reach(radius): the list's order.
         var key: Double
     }
@@ -141,9 +143,10 @@ final class NearFences {
         }
         found.removeAll(keepingCapacity: true)
         var r = NearFences.radius
-        index.forEachNear(point, within: r) { slot, k in
-            let key = FenceIndex.chordSquared(point, slot.x, slot.y, slot.z).squareRoot() - FenceIndex.reach(slot.radius)
-            found.append(Entry(slot: slot, fence: k, key: key))
+        index.forEachNear(point, within: r) { slot, k, place in
+            let key =
+                FenceIndex.chordSquared(point, slot.x, slot.y, slot.z).squareRoot() - FenceIndex.reach(slot.radius)
+            found.append(Entry(slot: slot, fence: k, place: place, key: key))
         }
         while found.count > NearFences.capacity, r > NearFences.minimumRadius {
             r /= 2

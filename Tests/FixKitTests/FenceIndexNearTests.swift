@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+
+@testable import FixKit
+
+/// The neighbourhood query that builds fencerule's lists (`FenceIndex.forEachNear`) against
+/// every fence, and the geometry it prunes its probes by (`FenceIndex.SurfaceSlab`) against
+/// points of the ellipsoid: near the poles, at the antimeridian, over a dense region, with
+/// radii from 5 m to 2,000 km.
+struct FenceIndexNearTests {
+    typealias Random = FenceIndexBruteForceTests.Random
+
+    /// Every fence whose centre is within chord reach(R) + ρ of the point is found, once, with
+    /// its own slot and the slot's place; no other is.
+    @Test(arguments: 0..<6)
+    func forEachNearFindsEveryFenceInReach(seed: Int) {
+        var r = Random(UInt64(31_337 + seed))
+        var (fences, hubs) = FenceIndexBruteForceTests.fenceSet(&r)
+        // A dense stretch as well: a fence every 100 m or so over 3 km, as on the bench.
+        let dense = hubs[0]
+        for _ in 0..<900 {
+            let c = FenceIndexBruteForceTests.point(dense, east: r.range(-1_500, 1_500), north: r.range(-1_500, 1_500))
+            fences.append(Fence(id: "d\(fences.count)", lat: c.0, lon: c.1, radius: r.range(50, 200)))
+        }
+        let index = FenceIndex(fences)
+        let centres = fences.map { Geodesy.Point(lat: $0.lat, lon: $0.lon) }
+        var queries = 0
+        for q in 0..<120 {
+            let hub = hubs[r.int(hubs.count)]
+            let at: (Double, Double)
+            switch q % 3 {
+            case 0: at = FenceIndexBruteForceTests.point(hub, east: r.gauss() * 2_000, north: r.gauss() * 2_000)
+            case 1:
+                at = FenceIndexBruteForceTests.point(dense, east: r.range(-1_500, 1_500), north: r.range(-1_500, 1_500))
+            default: at = (asin(r.range(-1, 1)) * 180 / .pi, r.range(-180, 180))
+            }
+            let point = Geodesy.Point(lat: at.0, lon: at.1)
+            let rho = [0, 32, 256, 3_000, 40_000][r.int(5)]
+            var found: [Int] = []
+            index.forEachNear(point, within: Double(rho)) { slot, k, place in
+                found.append(k)
+                #expect(Int(index.originals[place]) == k)
+                #expect(index.slots[place].x == slot.x && slot.radius == fences[k].radius)
+            }
+            let expected = fences.indices.filter { k in
+                let c = centres[k]
+                let limit = FenceIndex.reach(fences[k].radius) + Double(rho)
+                return FenceIndex.chordSquared(point, c.x, c.y, c.z) <= limit * limit
+            }
+            #expect(found.sorted() == expected, "query \(q) at \(at), rho \(rho)")
+            queries += expected.isEmpty ? 0 : 1
+        }
+        #expect(queries > 40, "most queries find fences")
+    }
+
+    /// A point of the ellipsoid within chord s of another lies in a cube the slab around the
+    /// other lets through, for every cube size the index uses and s up to 20 km; and the slab
+    /// does prune: of the cubes within reach of a 256 m list's build, it passes well under
+    /// two thirds.
+    @Test func surfaceSlabHoldsEveryNearbySurfacePoint() {
+        var r = Random(2_718)
+        let places = FenceIndexBruteForceTests.places + [(0, 0), (45, 90), (-60, -45), (89.9999, 0), (-90, 0)]
+        var checked = 0
+        for _ in 0..<4_000 {
+            let base = places[r.int(places.count)]
+            let p0 = FenceIndexBruteForceTests.point(base, east: r.gauss() * 50_000, north: r.gauss() * 50_000)
+            let p = Geodesy.Point(lat: p0.0, lon: p0.1)
+            let slab = FenceIndex.SurfaceSlab(p)
+            let s = r.logRange(1, 20_000)
+            let bearing = r.range(0, 2 * .pi)
+            let q0 = FenceIndexBruteForceTests.point(p0, east: s * sin(bearing), north: s * cos(bearing))
+            let q = Geodesy.Point(lat: q0.0, lon: q0.1)
+            let chord = FenceIndex.chordSquared(p, q.x, q.y, q.z).squareRoot()
+            for level in 0..<10 {
+                let cell = FenceIndex.cellSize(level)
+                let (i, j, l) = (FenceIndex.cube(q.x, cell), FenceIndex.cube(q.y, cell), FenceIndex.cube(q.z, cell))
+                let crosses = slab.slab(within: chord, cell: cell).crosses(i, j, l)
+                #expect(crosses, "\(q0) at chord \(chord) m from \(p0), cell \(cell) m")
+                checked += 1
+            }
+        }
+        #expect(checked == 40_000)
+        // The pruning: cubes of 200 m within 359 m (ρ = 256 m and a level's reach of 102 m).
+        var passed = 0
+        var total = 0
+        for _ in 0..<200 {
+            let at = (asin(r.range(-1, 1)) * 180 / .pi, r.range(-180, 180))
+            let p = Geodesy.Point(lat: at.0, lon: at.1)
+            let within = 359.0
+            let cell = 200.0
+            let slab = FenceIndex.SurfaceSlab(p).slab(within: within, cell: cell)
+            let (lo, hi) = FenceIndex.cubes(around: p, within: within, cell)
+            for i in lo.x...hi.x {
+                for j in lo.y...hi.y {
+                    for l in lo.z...hi.z
+                    where FenceIndex.blockGap(p, i, j, l, cell: cell, side: cell) <= within * within {
+                        total += 1
+                        if slab.crosses(i, j, l) { passed += 1 }
+                    }
+                }
+            }
+        }
+        #expect(total > 0 && Double(passed) < 0.67 * Double(total), "\(passed) of \(total) cubes probed")
+    }
+
+    /// `place(of:)` is the inverse of the slots' fence numbers.
+    @Test func placeOfInvertsTheSlotsOrder() {
+        var r = Random(606)
+        let (fences, _) = FenceIndexBruteForceTests.fenceSet(&r)
+        let index = FenceIndex(fences)
+        for k in fences.indices {
+            let place = index.place(of: k)
+            #expect(Int(index.originals[place]) == k)
+            #expect(index.slots[place].radius == fences[k].radius)
+        }
+    }
+}
