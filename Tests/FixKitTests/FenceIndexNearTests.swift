@@ -54,32 +54,35 @@ struct FenceIndexNearTests {
     }
 
     /// A point of the ellipsoid within chord s of another lies in a cube the slab around the
-    /// other lets through, for every cube size the index uses and s up to 20 km; and the slab
-    /// does prune: of the cubes within reach of a 256 m list's build, it passes well under
-    /// two thirds.
+    /// other lets through, for every cube size the index has: near points (s up to 20 km, from
+    /// offsets along the surface) and far ones (anywhere on the globe, s up to the diameter);
+    /// and the slab does prune: of the cubes within reach of a 256 m list's build, it passes
+    /// about a third.
     @Test func surfaceSlabHoldsEveryNearbySurfacePoint() {
         var r = Random(2_718)
         let places = FenceIndexBruteForceTests.places + [(0, 0), (45, 90), (-60, -45), (89.9999, 0), (-90, 0)]
-        var checked = 0
-        for _ in 0..<4_000 {
+        for n in 0..<4_000 {
             let base = places[r.int(places.count)]
             let p0 = FenceIndexBruteForceTests.point(base, east: r.gauss() * 50_000, north: r.gauss() * 50_000)
             let p = Geodesy.Point(lat: p0.0, lon: p0.1)
             let slab = FenceIndex.SurfaceSlab(p)
-            let s = r.logRange(1, 20_000)
-            let bearing = r.range(0, 2 * .pi)
-            let q0 = FenceIndexBruteForceTests.point(p0, east: s * sin(bearing), north: s * cos(bearing))
+            let q0: (Double, Double)
+            if n % 4 == 3 {
+                q0 = (asin(r.range(-1, 1)) * 180 / .pi, r.range(-180, 180))
+            } else {
+                let s = r.logRange(1, 20_000)
+                let bearing = r.range(0, 2 * .pi)
+                q0 = FenceIndexBruteForceTests.point(p0, east: s * sin(bearing), north: s * cos(bearing))
+            }
             let q = Geodesy.Point(lat: q0.0, lon: q0.1)
             let chord = FenceIndex.chordSquared(p, q.x, q.y, q.z).squareRoot()
-            for level in 0..<10 {
+            for level in 0..<FenceIndex.levelCount {
                 let cell = FenceIndex.cellSize(level)
                 let (i, j, l) = (FenceIndex.cube(q.x, cell), FenceIndex.cube(q.y, cell), FenceIndex.cube(q.z, cell))
                 let crosses = slab.slab(within: chord, cell: cell).crosses(i, j, l)
                 #expect(crosses, "\(q0) at chord \(chord) m from \(p0), cell \(cell) m")
-                checked += 1
             }
         }
-        #expect(checked == 40_000)
         // The pruning: cubes of 200 m within 359 m (ρ = 256 m and a level's reach of 102 m).
         var passed = 0
         var total = 0
@@ -100,7 +103,8 @@ struct FenceIndexNearTests {
                 }
             }
         }
-        #expect(total > 0 && Double(passed) < 0.67 * Double(total), "\(passed) of \(total) cubes probed")
+        #expect(total > 0 && Double(passed) < 0.45 * Double(total), "\(passed) of \(total) cubes probed")
+        #expect(Double(passed) > 0.15 * Double(total), "\(passed) of \(total) cubes probed")
     }
 
     /// `place(of:)` is the inverse of the slots' fence numbers.

@@ -148,8 +148,8 @@ struct FenceEngine {
         while c < candidates.count || m < keptCount {
             let k: Int
             let d: Double
-            // The radius alone (copying the Fence would retain and release its id), and the
-            // fence's place in the index's slots.
+            // The fence's radius, and its place in the index's slots (where a kept state's
+            // distance reads the centre).
             let radius: Double
             let place: Int
             // The kept state's place in `state.states`, or −1: read there, not copied out (a
@@ -162,6 +162,7 @@ struct FenceEngine {
             } else if c == candidates.count || state.states.key(m) < candidates[c].k {
                 k = state.states.key(m)
                 place = state.states.entries[m].place
+                assert(Int(index.originals[place]) == k, "a kept state's place is its fence's slot")
                 let slot = index.slots[place]
                 d = index.distance(here, slot, k)
                 radius = slot.radius

@@ -57,7 +57,9 @@ extension FenceIndex {
                         let within = min(rho + level.reach + 1, 2 * FenceIndex.offset)
                         let (lo, hi) = FenceIndex.cubes(around: point, within: within, cell)
                         let (x0, y0, z0, x1, y1, z1) = (lo.x, lo.y, lo.z, hi.x, hi.y, hi.z)
-                        if (x1 - x0 + 1) * (y1 - y0 + 1) * (z1 - z0 + 1) > FenceIndex.boxLimit {
+                        // In Int: cube numbers have 18 bits, so a wide box's product overflows UInt32.
+                        let box = (Int(x1) - Int(x0) + 1) * (Int(y1) - Int(y0) + 1) * (Int(z1) - Int(z0) + 1)
+                        if box > FenceIndex.boxLimit {
                             descend(level, around: point, within: within, scan)
                             continue
                         }

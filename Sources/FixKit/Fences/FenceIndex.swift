@@ -54,7 +54,9 @@ public final class FenceIndex {
     let fenceCount: Int
     let cubeTotal: Int
     /// `place(of:)`'s table, empty until then.
-    private var places: [UInt32] = []
+    // Unchecked: written once, by `place(of:)`, which the engine calls on one fix at a time;
+    // `--assume inside` asks a million times, and each access paid a run-time check.
+    @exclusivity(unchecked) private var places: [UInt32] = []
 
     struct Slot {
         var x: Double
