@@ -14,7 +14,11 @@ extension FenceIndex {
         guard count > 0, !fences.isEmpty else { return [] }
         let point = Geodesy.Point(lat: lat, lon: lon)
         if count >= fences.count {
-            return fences.indices.map { ($0, edgeDistance($0, point)) }.sorted { ($0.1, $0.0) < ($1.1, $1.0) }
+            // Every fence, from its slot (no centre worked out again).
+            return (0..<fenceCount).map { i -> (index: Int, edge: Double) in
+                let k = Int(originals[i])
+                return (k, edgeDistance(k, slots[i], point))
+            }.sorted { ($0.1, $0.0) < ($1.1, $1.0) }
         }
         var heap = NearestHeap()
         for (n, level) in levels.enumerated() {
@@ -91,10 +95,9 @@ extension FenceIndex {
     /// is given the centre first as there).
     @inline(__always)
     func edgeDistance(_ k: Int, _ c: Slot, _ point: Geodesy.Point) -> Double {
-        let chord = FenceIndex.chordSquared(point, c.x, c.y, c.z).squareRoot()
-        let d =
-            chord < 50_000
-            ? chord : Geodesy.far(lat1: fences[k].lat, lon1: fences[k].lon, lat2: point.lat, lon2: point.lon)
+        let d = Geodesy.distance(
+            chordSquared: FenceIndex.chordSquared(point, c.x, c.y, c.z), lat1: fences[k].lat, lon1: fences[k].lon,
+            lat2: point.lat, lon2: point.lon)
         return d - c.radius
     }
 

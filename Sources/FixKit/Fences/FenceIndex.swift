@@ -337,9 +337,8 @@ public final class FenceIndex {
         return Int(places[k])
     }
 
-    /// `Geodesy.distance(point, centre of fence k)`, from k's slot: the chord under 50 km, as
-    /// `Geodesy.distance` computes it, and its far formula from the latitudes and longitudes
-    /// beyond. The same value, without the centre's trigonometry.
+    /// `Geodesy.distance(point, centre of fence k)`, from k's slot and its fence's latitude and
+    /// longitude: the same value, without the centre's trigonometry.
     @inline(__always)
     func distance(_ point: Geodesy.Point, _ c: Slot, _ k: Int) -> Double {
         distance(point, k, chordSquared: FenceIndex.chordSquared(point, c.x, c.y, c.z))
@@ -347,9 +346,8 @@ public final class FenceIndex {
 
     @inline(__always)
     func distance(_ point: Geodesy.Point, _ k: Int, chordSquared: Double) -> Double {
-        let chord = chordSquared.squareRoot()
-        if chord < 50_000 { return chord }
-        return Geodesy.far(lat1: point.lat, lon1: point.lon, lat2: fences[k].lat, lon2: fences[k].lon)
+        Geodesy.distance(
+            chordSquared: chordSquared, lat1: point.lat, lon1: point.lon, lat2: fences[k].lat, lon2: fences[k].lon)
     }
 
     /// How many occupied cubes the levels hold (each fence is kept once).

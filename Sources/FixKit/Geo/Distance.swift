@@ -61,9 +61,17 @@ public enum Geodesy {
         let dx = a.x - b.x
         let dy = a.y - b.y
         let dz = a.z - b.z
-        let chord = (dx * dx + dy * dy + dz * dz).squareRoot()
+        return distance(chordSquared: dx * dx + dy * dy + dz * dz, lat1: a.lat, lon1: a.lon, lat2: b.lat, lon2: b.lon)
+    }
+
+    /// The same from the squared chord between the points, already found (the fence index
+    /// keeps centres as Earth-centred coordinates and their latitudes and longitudes apart):
+    /// the chord under 50 km, the far formula beyond. The one place that threshold is applied.
+    @inline(__always)
+    static func distance(chordSquared: Double, lat1: Double, lon1: Double, lat2: Double, lon2: Double) -> Double {
+        let chord = chordSquared.squareRoot()
         if chord < 50_000 { return chord }
-        return far(lat1: a.lat, lon1: a.lon, lat2: b.lat, lon2: b.lon)
+        return far(lat1: lat1, lon1: lon1, lat2: lat2, lon2: lon2)
     }
 
     /// From a point whose Earth-centred coordinates are already worked out (a stay's centre,
