@@ -58,6 +58,31 @@ struct RunningMedianTests {
         }
     }
 
+    /// visits asks for a stay's centre once every sixteenth of its growth, so hundreds of
+    /// insertions can come between two medians, all pushed on the side of a median that has
+    /// since moved: values drifting one way (a walk into the stay), with repeats and weights
+    /// over six orders of magnitude.
+    @Test(arguments: 0..<20)
+    func agreesWithTheDefinitionAskedRarely(seed: Int) {
+        var r = FenceIndexBruteForceTests.Random(UInt64(seed) + 500)
+        var m = RunningMedian()
+        var items: [(value: Double, weight: UInt64)] = []
+        let drift = r.range(-0.05, 0.05)
+        for _ in 0..<40 {
+            for _ in 0..<r.int(300) {
+                let v = ((r.gauss() + drift * Double(items.count)) * 8).rounded() / 8
+                let w = UInt64(pow(10, r.range(0, 6)))
+                m.insert(v, weight: w)
+                items.append((v, w))
+            }
+            guard !items.isEmpty else { continue }
+            let extra = (r.gauss() * 8).rounded() / 8
+            let ew = UInt64(pow(10, r.range(0, 7)))
+            #expect(m.median(with: extra, weight: ew) == Self.bySort(items + [(extra, ew)]), "\(items.count) values")
+            #expect(m.median == Self.bySort(items), "\(items.count) values")
+        }
+    }
+
     @Test("where no tie is near, the same value as the selection over doubles")
     func agreesWithTheSelection() {
         var r = FenceIndexBruteForceTests.Random(42)

@@ -81,6 +81,56 @@ public enum Geodesy {
         distance(a, Point(lat: lat, lon: lon))
     }
 
+    /// A point many fixes are tested against (a stay's centre): whether `distance(point, lat:
+    /// lon:)` is at most a limit, the same answer as that comparison, mostly without its four
+    /// trigonometric calls.
+    ///
+    /// The chord from the point P(φ, λ) is, to first order, the length of J·h, h = (Δφ, Δλ) in
+    /// radians, J's columns the meridian and parallel tangents: orthogonal, of lengths M(φ)
+    /// and N(φ)·cos φ. Taylor's remainder bounds the difference by ½ sup |D²P[h, h]|, and every
+    /// second derivative of P has length at most M + |dM/dφ| ≤ 1.02·a on WGS 84 (N, M ≤
+    /// a/√(1 − e²) = 1.0034·a, |dM/dφ| ≤ 0.0102·a), so |chord − |J·h|| ≤ 0.51·a·(|Δφ| + |Δλ|)².
+    /// `isWithin` answers from |J·h| when it clears the limit by twice that, plus a millimetre
+    /// and 1e-9 relative for the rounding of either side, and only where the chord is surely
+    /// under 40 km (the distance is then the chord); otherwise it measures.
+    public struct Centre: Sendable {
+        public let point: Point
+        /// Metres per degree along the meridian and along the parallel, at the point.
+        let north: Double
+        let east: Double
+
+        /// 2 · 0.51 · a metres per squared radian, in degrees: twice the remainder's bound.
+        static let remainder = 1.02 * WGS84.a * degrees * degrees
+
+        public init(lat: Double, lon: Double) {
+            point = Point(lat: lat, lon: lon)
+            let phi = lat * degrees
+            let s = sin(phi)
+            let w = 1 - WGS84.e2 * s * s
+            let n = WGS84.a / w.squareRoot()
+            north = n * (1 - WGS84.e2) / w * degrees
+            east = n * cos(phi) * degrees
+        }
+
+        /// `Geodesy.distance(point, lat: lat, lon: lon) <= limit`.
+        @inline(__always)
+        public func isWithin(_ limit: Double, lat: Double, lon: Double) -> Bool {
+            let dLat = lat - point.lat
+            var dLon = lon - point.lon
+            if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
+            let spread = abs(dLat) + abs(dLon)
+            if spread < 0.25 {
+                let u = north * dLat
+                let v = east * dLon
+                let linear = (u * u + v * v).squareRoot()
+                let error = Centre.remainder * spread * spread + 1e-9 * (linear + abs(limit)) + 1e-3
+                if linear + error < limit, linear + error < 40_000 { return true }
+                if linear - error > limit, linear + error < 40_000 { return false }
+            }
+            return Geodesy.distance(point, lat: lat, lon: lon) <= limit
+        }
+    }
+
     /// Earth-centred, Earth-fixed coordinates of a point on the ellipsoid, metres.
     @inline(__always)
     static func ecef(_ lat: Double, _ lon: Double) -> (x: Double, y: Double, z: Double) {

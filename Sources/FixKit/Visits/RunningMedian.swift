@@ -11,8 +11,13 @@
 ///
 /// Two heaps hold the values: `lower` the smallest ones (its top is the largest of them, the
 /// median) and `upper` the rest, with every value of `lower` at most every value of `upper`.
-/// After each insertion the top of `lower` is moved up, or the top of `upper` down, until
-/// `lower` holds at least half the weight and would hold less than half without its top.
+/// An insertion only pushes, on the side of `lower`'s top the value falls; before a median is
+/// read the top of `lower` is moved up, or the top of `upper` down, until `lower` holds at
+/// least half the weight and would hold less than half without its top. A stay's centre is
+/// asked once every sixteenth of its growth, so most values never cross: rebalancing after
+/// every insertion moved one value in two across and back, and those pops were the largest
+/// part of visits' time. The median depends on the values and weights alone, not on when the
+/// heaps were balanced.
 struct RunningMedian {
     /// Keys are the values negated (exactly), so that its smallest key is the largest value.
     private var lower = BinaryHeap<WeightedKey>()
@@ -41,6 +46,10 @@ struct RunningMedian {
             lower.push(WeightedKey(key: -value, weight: weight))
             lowerWeight += weight
         }
+    }
+
+    /// Moves tops across until the top of `lower` is the median (see the type's comment).
+    private mutating func balance() {
         while let top = lower.top, 2 * (lowerWeight - top.weight) >= total {
             lower.pop()
             lowerWeight -= top.weight
@@ -53,14 +62,21 @@ struct RunningMedian {
         }
     }
 
-    /// The median of the values inserted so far. Nil when there are none.
-    var median: Double? { lower.top.map { -$0.key } }
+    /// The median of the values inserted so far. Nil when there are none. Mutating only in
+    /// that the heaps are balanced.
+    var median: Double? {
+        mutating get {
+            balance()
+            return lower.top.map { -$0.key }
+        }
+    }
 
     /// The median of the values inserted so far and one more, `value` with `weight`, which is
     /// not kept (the last fix of a stay, whose weight waits for its successor). The answer is
     /// the median or a value near it: the walk from the median takes off the heaps only the
     /// values between the two, and puts them back.
     mutating func median(with value: Double, weight: UInt64) -> Double {
+        balance()
         guard let top = lower.top else { return value }
         let m = -top.key
         let target = total + weight  // compared with twice a cumulative weight

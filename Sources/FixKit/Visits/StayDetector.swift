@@ -63,8 +63,8 @@ public struct StayDetector {
     /// The fixes in a row back inside the held visit (fewer than `exitFixes`).
     private var returning: [StayPoint] = []
     private var outside: [StayPoint] = []
-    /// The stay's centre, with its Earth-centred coordinates for the distance of each fix.
-    private var centre: Geodesy.Point?
+    /// The stay's centre, prepared for the distance test of each fix.
+    private var centre: Geodesy.Centre?
     private var centredAt = 0
     private var beganAtTraceStart = false
     private var seenAny = false
@@ -79,7 +79,7 @@ public struct StayDetector {
     private struct Held {
         var stay: StaySummary
         var fit: DriftFit
-        var centre: (lat: Double, lon: Double)
+        var centre: Geodesy.Centre
         var centredAt: Int
         var beganAtTraceStart: Bool
         var visit: Visit
@@ -111,9 +111,7 @@ public struct StayDetector {
             if p.time.seconds - h.departure >= settings.minStay || gap > settings.maxGap {
                 held = nil
                 try emit(h.visit)
-            } else if Geodesy.distance(lat1: h.centre.lat, lon1: h.centre.lon, lat2: p.lat, lon2: p.lon)
-                > settings.radius + p.hacc
-            {
+            } else if !h.centre.isWithin(settings.radius + p.hacc, lat: p.lat, lon: p.lon) {
                 returning = []
             } else if returning.count + 1 < settings.exitFixes {
                 returning.append(p)
@@ -123,7 +121,7 @@ public struct StayDetector {
                 held = nil
                 stay = h.stay
                 fit = h.fit
-                centre = Geodesy.Point(lat: h.centre.lat, lon: h.centre.lon)
+                centre = h.centre
                 centredAt = h.centredAt
                 beganAtTraceStart = h.beganAtTraceStart
                 outside = []
@@ -148,8 +146,7 @@ public struct StayDetector {
             begin([p], atTraceStart: false)
             return
         }
-        let d = Geodesy.distance(c, lat: p.lat, lon: p.lon)
-        if d <= settings.radius + p.hacc {
+        if c.isWithin(settings.radius + p.hacc, lat: p.lat, lon: p.lon) {
             outside.removeAll()  // a jump or an excursion that came back: not part of the stay
             include(p)
             return
@@ -243,7 +240,7 @@ public struct StayDetector {
     private mutating func recentreIfDue() {
         guard !stay.isEmpty else { return }
         if centre == nil || stay.count <= 32 || stay.count - centredAt >= max(1, centredAt / 16) {
-            centre = stay.centre().map { Geodesy.Point(lat: $0.lat, lon: $0.lon) }
+            centre = stay.centre().map { Geodesy.Centre(lat: $0.lat, lon: $0.lon) }
             centredAt = stay.count
         }
     }
@@ -261,7 +258,7 @@ public struct StayDetector {
         guard let last = stay.last else { return }
         returning = []
         held = Held(
-            stay: stay, fit: fit, centre: (visit.lat, visit.lon), centredAt: stay.count,
+            stay: stay, fit: fit, centre: Geodesy.Centre(lat: visit.lat, lon: visit.lon), centredAt: stay.count,
             beganAtTraceStart: beganAtTraceStart,
             visit: visit, departure: last.time.seconds)
     }

@@ -60,7 +60,8 @@ struct StaySummary {
     mutating func append(_ p: Point) {
         if first == nil { first = p }
         count += 1
-        guard var s = summary else {
+        // Asked first: binding `summary` copies its hundred-odd bytes, even to find it empty.
+        guard summary != nil, var s = summary else {
             let previous = points.last
             if let previous {
                 // The previous fix's weight is final now that its successor is known.
