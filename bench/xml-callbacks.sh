@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Whether XMLPushParser's libxml2 callbacks should borrow their state with the underscored
+# Whether XMLStreamParser's libxml2 callbacks should borrow their state with the underscored
 # `Unmanaged._withUnsafeGuaranteedRef` (no retain or release per callback: the build gpx2fix
 # ships) or with `takeUnretainedValue()` (a retain and a release per callback: the build with
 # `-Xswiftc -DFIXKIT_SAX_RETAIN`). Issue 9 keeps an underscored standard-library entry point

@@ -1,5 +1,5 @@
 /// What a GPX document means, element by element: the streaming state behind gpx2fix's GPX
-/// reader. It is fed start tags, text and end tags (by `XMLPushParser`, the only code that
+/// reader. It is fed start tags, text and end tags (by `XMLStreamParser`, the only code that
 /// talks to libxml2) and hands over each point as a `Fix` when its end tag arrives, so memory does
 /// not grow with the file.
 ///

@@ -1,5 +1,5 @@
 /// What a KML document (2.2, with Google's `gx:` extensions) means for gpx2fix; fed by
-/// `XMLPushParser`.
+/// `XMLStreamParser`.
 ///
 /// ```
 /// Placemark[name]/gx:Track: when*, gx:coord*           → fixes ("lon lat [alt]"), paired in order

@@ -1,5 +1,5 @@
 /// What a Garmin Training Center XML (TCX v2) document means, element by element; fed by
-/// `XMLPushParser`.
+/// `XMLStreamParser`.
 ///
 /// ```
 /// TrainingCenterDatabase

@@ -1,5 +1,5 @@
 /// An input format that is an XML vocabulary: GPX, TCX, KML. A conforming type names its
-/// vocabulary; reading is the same for all of them (`XMLPushParser`).
+/// vocabulary; reading is the same for all of them (`XMLStreamParser`).
 protocol XMLFormat: InputFormat {
     associatedtype Vocabulary: XMLVocabulary
     /// The root element's local name, by which the format is recognised.
@@ -17,6 +17,6 @@ extension XMLFormat {
     }
 
     mutating func read(_ source: InputSource, into sink: FixSink) throws {
-        try XMLPushParser.parse(source, vocabulary: Self.vocabulary(settings), sink: sink)
+        try XMLStreamParser.parse(source, vocabulary: Self.vocabulary(settings), sink: sink)
     }
 }

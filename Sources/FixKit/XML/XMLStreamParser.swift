@@ -2,7 +2,7 @@
 // whose copy of ICU's UErrorCode clashes with Foundation's.
 internal import CFixXML2
 
-/// One XML vocabulary (GPX, TCX, KML): what its elements mean. `XMLPushParser` feeds it start
+/// One XML vocabulary (GPX, TCX, KML): what its elements mean. `XMLStreamParser` feeds it start
 /// tags, text and end tags, and it hands each point to the sink as soon as it is complete.
 protocol XMLVocabulary {
     /// Elements open now; above 0 at the end of the input means the file was cut off.
@@ -53,16 +53,18 @@ struct XMLAttributes {
     }
 }
 
-/// The one door to libxml2: its SAX2 push parser, driving an `XMLVocabulary`.
+/// The one door to libxml2: its SAX2 parser, driving an `XMLVocabulary`.
 ///
-/// Never a DOM: bytes are pushed in chunks and each point is handed over at its end tag, so
-/// memory is constant whatever the file size. Hostile input is refused, not expanded: no
+/// Never a DOM: libxml2 pulls the bytes as it needs them (`xmlParseDocument` on an I/O
+/// context, not the push parser, whose look-ahead for each tag cost GPX 8% more
+/// instructions) and each point is handed over at its end tag, so memory is constant
+/// whatever the file size. Hostile input is refused, not expanded: no
 /// network (`XML_PARSE_NONET`), no DTD loading, and no entity substitution (no
 /// `XML_PARSE_NOENT`). Entities declared in a DOCTYPE are never stored (this handler has no
 /// `entityDecl`), so a reference to one, a billion-laughs bomb or an external entity aimed at
 /// a local file, is a well-formedness error at its line and nothing is expanded or read.
 /// Every libxml2 diagnostic becomes a problem with its line and column.
-enum XMLPushParser {
+enum XMLStreamParser {
     /// Parses all of `source` with `vocabulary`, writing to `sink`.
     static func parse<V: XMLVocabulary>(_ source: InputSource, vocabulary: V, sink: FixSink) throws {
         // SAFETY: allocated and initialised here, deinitialised and freed by the `defer` when
@@ -123,20 +125,68 @@ private struct SAXCalls {
 
 /// libxml2's view of one parse, reached from the C callbacks through `userData`.
 private final class SAXState {
-    /// The vocabulary's state, owned by `XMLPushParser.parse` for the whole parse.
+    /// The vocabulary's state, owned by `XMLStreamParser.parse` for the whole parse.
     /// SAFETY: libxml2 calls back on this thread only, one callback at a time, and only while
     /// `run` runs, inside `parse`, which frees the memory after it.
     let document: UnsafeMutableRawPointer
     let calls: SAXCalls
     let sink: FixSink
-    /// Lines before the first byte pushed (white space gpx2fix skipped to recognise the format).
+    /// Lines before the first byte read (white space gpx2fix skipped to recognise the format).
     let lineBase: Int
     var parser: xmlParserCtxtPtr?
     /// A Swift error thrown inside a callback; the parse is stopped and it is rethrown.
     var pendingError: Error?
     var sawFatal = false
-    /// Set while the end of the input is pushed: a fatal error then means a cut-off file.
+    /// Set once the input has ended: a fatal error with every byte read then means a cut-off
+    /// file.
     var terminating = false
+    /// The input `fill` reads, during `run`.
+    var source: InputSource?
+    /// Set by `stop`: the parse is over, whatever libxml2 still does on its way out.
+    var stopped = false
+
+    /// What `fill` has read and not yet handed over: `staging[stagedStart..<stagedEnd]`.
+    /// SAFETY: allocated by `run` for `stagingSize` bytes and freed when it returns; nil outside.
+    var staging: UnsafeMutableRawPointer?
+    var stagedStart = 0
+    var stagedEnd = 0
+    /// The input is read this much at a time: libxml2 asks for about 4,000 bytes a time, and a
+    /// read (a system call) for each cost 6% of a GPX file's time.
+    static let stagingSize = 1 << 16
+
+    /// libxml2's read: `len` bytes at `buffer`, or fewer only at the end of the input; 0 at its
+    /// end, or once the parse is stopped (a read error is kept for `run` to rethrow). Every
+    /// request is filled whole, whatever the reads returned, so the same bytes meet the same
+    /// boundaries however a pipe cut them (libxml2 words and places some errors, bad UTF-8,
+    /// by where its buffer ends: found by the fuzz targets' whole-against-cut check).
+    func fill(_ buffer: UnsafeMutableRawPointer, _ len: Int) -> Int32 {
+        guard let source, let staging, !stopped else { return 0 }
+        var filled = 0
+        do {
+            while filled < len {
+                if stagedStart == stagedEnd {
+                    // SAFETY: `staging` has `stagingSize` bytes (see there).
+                    let n = try source.read(into: staging, capacity: SAXState.stagingSize)
+                    if n == 0 {
+                        terminating = true
+                        break
+                    }
+                    stagedStart = 0
+                    stagedEnd = n
+                }
+                let k = min(len - filled, stagedEnd - stagedStart)
+                // SAFETY: filled + k <= len, libxml2's buffer; stagedStart + k <= stagedEnd, the
+                // bytes read into `staging`.
+                (buffer + filled).copyMemory(from: staging + stagedStart, byteCount: k)
+                stagedStart += k
+                filled += k
+            }
+        } catch {
+            fail(error)
+            return 0
+        }
+        return Int32(filled)
+    }
 
     // SAFETY: `document` is `parse`'s, alive for as long as this state is used (the state lives
     // inside `parse`).
@@ -153,7 +203,26 @@ private final class SAXState {
 
     func fail(_ error: Error) {
         if pendingError == nil { pendingError = error }
-        if let parser { xmlStopParser(parser) }
+        stop()
+    }
+
+    /// Ends the parse at once: no more callbacks, and `fill` gives no more bytes. Not
+    /// `xmlStopParser`, which frees the input buffer that the pull parser, on its way out of
+    /// `xmlParseDocument`, still shrinks (a crash in libxml2 2.9.14 when a reader closed the
+    /// output pipe).
+    func stop() {
+        stopped = true
+        guard let parser else { return }
+        parser.pointee.disableSAX = 1
+        parser.pointee.instate = XML_PARSER_EOF
+    }
+
+    /// Whether the parser has used every byte it was given: with `terminating`, an error then
+    /// is about where the input ends.
+    var inputUsedUp: Bool {
+        guard let input = parser?.pointee.input else { return true }
+        guard let cur = input.pointee.cur, let end = input.pointee.end else { return true }
+        return cur >= end
     }
 
     func start(
@@ -194,8 +263,8 @@ private final class SAXState {
         var handler = xmlSAXHandler()
         handler.initialized = XML_SAX2_MAGIC
         // SAFETY (every callback below): `ctx` is `me`, this state passed unretained; `run` holds
-        // `self` for the whole parse and libxml2 calls back only inside `xmlParseChunk`, on this
-        // thread, one callback at a time, so the object is alive at every call.
+        // `self` for the whole parse and libxml2 calls back only inside `xmlParseDocument`, on
+        // this thread, one callback at a time, so the object is alive at every call.
         //
         // The callbacks borrow the state with `_withUnsafeGuaranteedRef`, the one underscored
         // standard-library entry point kept: unlike `takeUnretainedValue` it needs no retain
@@ -251,31 +320,28 @@ private final class SAXState {
         handler.cdataBlock = characters
 
         let me = Unmanaged.passUnretained(self).toOpaque()
-        // libxml2 reads the encoding from the first four bytes (a UTF-16 BOM, `<?xm`).
-        var first = [UInt8](repeating: 0, count: 4)
-        var head = 0
-        while head < 4 {
-            let n = try first.withUnsafeMutableBytes { raw in
-                // SAFETY: raw is valid inside the closure; head < 4 leaves 4 - head bytes of room
-                // in the 4-byte buffer, which therefore has a base address.
-                guard let base = raw.baseAddress else { return 0 }
-                return try source.read(into: base + head, capacity: 4 - head)
-            }
-            if n == 0 { break }
-            head += n
-        }
-        // Without a file name libxml2 calls the input "(null)" in nothing we show; the name we
-        // report comes from Diagnostics.
-        parser = first.withUnsafeBufferPointer { p in
-            // SAFETY: the 4-byte buffer outlives the call, which copies the bytes it is given; it
-            // is not empty, so it has a base address (without one, no parser: reported below).
-            guard let base = p.baseAddress else { return nil }
-            return base.withMemoryRebound(to: CChar.self, capacity: 4) {
-                xmlCreatePushParserCtxt(&handler, me, $0, Int32(head), nil)
+        // libxml2 pulls the bytes through `fill`, which answers each request whole (or up to the
+        // end), so the same bytes meet the same boundaries however a pipe cut them.
+        let read: xmlInputReadCallback = { context, buffer, len in
+            guard let context, let buffer, len > 0 else { return 0 }
+            return Unmanaged<SAXState>.fromOpaque(context)._withUnsafeGuaranteedRef { state in
+                state.fill(UnsafeMutableRawPointer(buffer), Int(len))
             }
         }
-        guard let parser else { throw XMLParserUnavailable() }
+        self.source = source
+        // SAFETY: freed by the `defer` below (or at once, without a parser); `fill` reads into
+        // it and copies out of it only during `xmlParseDocument`, inside this function.
+        let staging = UnsafeMutableRawPointer.allocate(byteCount: SAXState.stagingSize, alignment: 16)
+        self.staging = staging
+        parser = xmlCreateIOParserCtxt(&handler, me, read, nil, me, XML_CHAR_ENCODING_NONE)
+        guard let parser else {
+            self.staging = nil
+            staging.deallocate()
+            throw XMLParserUnavailable()
+        }
         defer {
+            self.staging = nil
+            staging.deallocate()
             // A DOCTYPE with an internal subset makes libxml2's SAX2 handler build a document
             // to hold it, which freeing the context does not free (LeakSanitizer, fuzz target gpx).
             if let doc = parser.pointee.myDoc {
@@ -284,63 +350,24 @@ private final class SAXState {
             }
             xmlFreeParserCtxt(parser)
             self.parser = nil
+            self.source = nil
         }
         let options = Int32(XML_PARSE_NONET.rawValue) | Int32(XML_PARSE_NOCDATA.rawValue)
         xmlCtxtUseOptions(parser, options)
-
-        func push(_ bytes: UnsafeRawBufferPointer, terminate: Bool) -> Bool {
-            // SAFETY: xmlParseChunk copies what it needs of the bytes before it returns.
-            let rc = bytes.withMemoryRebound(to: CChar.self) { p in
-                xmlParseChunk(parser, p.baseAddress, Int32(p.count), terminate ? 1 : 0)
-            }
-            return rc == 0 && !sawFatal && pendingError == nil
-        }
-        var going = head == 4
-        // libxml2's push parser words and places some errors (bad UTF-8: the message, line and
-        // column) by where its chunks end, so it is given blocks of one size whatever the reads
-        // returned: the same bytes meet the same boundaries however a pipe cut them (found by
-        // the fuzz targets' whole-against-cut check). A block is pushed when full or at the end.
-        // The buffer is not zeroed: a zeroed one costs a one-point file a good part of its
-        // start-up (pages faulted in and written); untouched pages of this one are never mapped.
-        let block = 1 << 16
-        // SAFETY: allocated here, freed by the `defer` when `run` returns; reads write into `buffer
-        // + filled ..< buffer + block` only, and only the bytes written are pushed.
-        let buffer = UnsafeMutableRawPointer.allocate(byteCount: block, alignment: 16)
-        defer { buffer.deallocate() }
-        var ended = false
-        while going && !ended {
-            var filled = 0
-            while filled < block {
-                // SAFETY: filled < block leaves block - filled bytes of room in buffer, which
-                // lives until this function returns.
-                let n = try source.read(into: buffer + filled, capacity: block - filled)
-                if n == 0 {
-                    ended = true
-                    break
-                }
-                filled += n
-            }
-            if filled > 0 {
-                // SAFETY: the reads above wrote the first filled bytes of buffer.
-                going = push(UnsafeRawBufferPointer(start: buffer, count: filled), terminate: false)
-            }
-        }
-        if going || head < 4 {
-            terminating = true
-            _ = push(UnsafeRawBufferPointer(start: nil, count: 0), terminate: true)
-        }
+        _ = xmlParseDocument(parser)
         if let pendingError { throw pendingError }
     }
 
     /// Turns a libxml2 diagnostic into our problem, with its line and column. Warnings (such as
     /// an unknown encoding name libxml2 can still read) are not problems.
     func report(_ e: xmlError) {
-        guard pendingError == nil else { return }
+        // After the first fatal error nothing more is said: the parse stops there.
+        guard pendingError == nil, !sawFatal else { return }
         let level = e.level.rawValue
         guard level >= XML_ERR_ERROR.rawValue else { return }
         if level == XML_ERR_FATAL.rawValue {
-            guard !sawFatal else { return }
             sawFatal = true
+            stop()
         }
         var message = "XML error \(e.code)"
         if let m = e.message {
@@ -356,7 +383,7 @@ private final class SAXState {
             // is one printable line (found by fuzz target kml).
             message = escapedForMessage(bytes.map { $0 == 0x0A ? 0x20 : $0 })
         }
-        if terminating, calls.depth(document) > 0 {
+        if terminating, inputUsedUp, calls.depth(document) > 0 {
             // libxml2's words for this ("Extra content at the end of the document", "Premature
             // end of data") do not say what happened.
             message = "the input ends inside an open element, as a truncated file does (libxml2: \(message))"
