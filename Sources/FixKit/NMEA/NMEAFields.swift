@@ -189,32 +189,60 @@ enum NMEAFraming {
         var k = 1
         var star = -1
         // Eight bytes at a time up to the first `$`, `!` or `*`: before the star every byte
-        // joins the checksum, so whole words are XORed and folded at the end; only the bytes at
-        // or below ',' (commas, as a rule) are looked at one by one, from an exact mask.
+        // joins the checksum, so whole words are XORed and folded at the end. The commas come
+        // from an exact mask and are written out a set bit at a time; only a word with another
+        // byte at or below ',' ($ ! * and line noise) is looked at byte by byte.
         var words: UInt64 = 0
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
+        let commaBytes: UInt64 = 0x2C2C_2C2C_2C2C_2C2C
         words: while k + 8 <= n {
             let w = UnsafeRawPointer(p + k).loadUnaligned(as: UInt64.self).littleEndian
             // A byte's high bit is set where it is at most ',' (0x2C): (b & 0x7F) + 0x53 reaches
             // 0x80 exactly when b & 0x7F > 0x2C, never carries into the next byte, and a byte
             // with its own high bit set is above ','.
-            var low = ~(((w & ~highs) &+ 0x53 &* ones) | w) & highs
-            while low != 0 {
-                let j = low.trailingZeroBitCount >> 3
-                let c = UInt8(truncatingIfNeeded: w >> UInt64(j << 3))
-                if c == UInt8(ascii: ",") {
-                    if fieldCount < FieldBounds.capacity - 2 {
-                        fieldCount += 1
-                        table[fieldCount] = Int32(k + j)
+            let low = ~(((w & ~highs) &+ 0x53 &* ones) | w) & highs
+            if low != 0 {
+                // Where x = w ^ ',,,,,,,,' has a zero byte: (x & 0x7F) + 0x7F sets a byte's high
+                // bit unless its low seven bits are 0, without a carry, and x's own high bit
+                // joins, so the high bit is clear exactly where the byte is ','.
+                let x = w ^ commaBytes
+                var commas = ~(((x & ~highs) &+ ~highs) | x) & highs
+                var others = low & ~commas
+                var stop = -1
+                while others != 0 {
+                    let j = others.trailingZeroBitCount >> 3
+                    let c = UInt8(truncatingIfNeeded: w >> UInt64(j << 3))
+                    if c == UInt8(ascii: "$") || c == UInt8(ascii: "!") || c == UInt8(ascii: "*") {
+                        stop = j
+                        break
                     }
-                } else if c == UInt8(ascii: "$") || c == UInt8(ascii: "!") || c == UInt8(ascii: "*") {
+                    others &= others &- 1
+                }
+                // Only the commas before a stop are this word's.
+                if stop >= 0 { commas &= (1 << UInt64(stop << 3)) &- 1 }
+                // A line is at most `NMEAReader.maxLine` (1 MiB) long: its places fit 32 bits.
+                if fieldCount + 8 <= FieldBounds.capacity - 2 {
+                    while commas != 0 {
+                        fieldCount += 1
+                        table[fieldCount] = Int32(truncatingIfNeeded: k &+ commas.trailingZeroBitCount >> 3)
+                        commas &= commas &- 1
+                    }
+                } else {
+                    while commas != 0 {
+                        if fieldCount < FieldBounds.capacity - 2 {
+                            fieldCount += 1
+                            table[fieldCount] = Int32(truncatingIfNeeded: k &+ commas.trailingZeroBitCount >> 3)
+                        }
+                        commas &= commas &- 1
+                    }
+                }
+                if stop >= 0 {
                     // The bytes before it join the checksum; the byte-wise loop goes on from it.
-                    words ^= w & ((1 << UInt64(j << 3)) &- 1)
-                    k += j
+                    words ^= w & ((1 << UInt64(stop << 3)) &- 1)
+                    k += stop
                     break words
                 }
-                low &= low &- 1
             }
             words ^= w
             k += 8
