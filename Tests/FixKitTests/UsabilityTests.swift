@@ -49,6 +49,25 @@ struct UsabilityTests {
         #expect(trace == "x" + String(repeating: "é", count: 524_287))
     }
 
+    /// The cut drops the character it splits; a short piece after it (libxml2 hands over an
+    /// entity, `&amp;`, as a piece of its own) must not be kept after the gap.
+    @Test func nothingIsKeptAfterTheCut() throws {
+        // 'x' and 524,288 'é': the last 'é' straddles byte 1,048,576 and is dropped.
+        let name = "x" + String(repeating: "é", count: 524_288) + "&amp;zzz"
+        let gpx = """
+            <gpx xmlns="http://www.topografix.com/GPX/1/1"><trk><name>\(name)</name><trkseg>
+            <trkpt lat="1" lon="2"/></trkseg></trk></gpx>
+            """
+        let r = try Tools.run("gpx2fix", [], stdin: Data(gpx.utf8))
+        #expect(r.status == 1)
+        #expect(
+            r.stderr
+                == "gpx2fix: -:1: the text of <name> is 1048581 bytes, more than the 1048576 (1 MiB) kept: its first 1048575 bytes are used\n"
+        )
+        let fix = try #require(JSONSerialization.jsonObject(with: Data(r.lines[0].utf8)) as? [String: Any])
+        #expect(fix["trace"] as? String == "x" + String(repeating: "é", count: 524_287))
+    }
+
     @Test func aKMLWhenOverOneMiBIsSaid() throws {
         let kml = """
             <kml xmlns="http://www.opengis.net/kml/2.2"><Placemark><name>\(String(repeating: "n", count: 1 << 21))</name>

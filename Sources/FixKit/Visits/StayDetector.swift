@@ -264,17 +264,17 @@ public struct StayDetector {
     }
 
     /// The visit the stay in progress is if it ends now, if it is one.
-    private func closingVisit(departed: Bool) -> Visit? {
+    private mutating func closingVisit(departed: Bool) -> Visit? {
         guard let first = stay.first, let last = stay.last, last.time.seconds - first.time.seconds >= settings.minStay,
             fit.movement(radius: settings.radius) < settings.maxMovement
         else {
             return nil
         }
-        // A copy: the centre's running medians walk their heaps (and put back what they took),
-        // and this is asked without changing the stay.
-        var summary = stay
-        guard let c = summary.centre() else { return nil }
-        let spread = summary.spread(around: c)
+        // On the stay itself: the centre's running medians balance their heaps and walk them
+        // (putting back what they took), which changes no answer, and a copy would copy every
+        // heap to do it.
+        guard let c = stay.centre() else { return nil }
+        let spread = stay.spread(around: c)
         return Visit(
             lat: c.lat, lon: c.lon, hacc: spread, arrival: beganAtTraceStart ? nil : first.time,
             departure: departed ? last.time : nil, fixes: stay.count, trace: trace)

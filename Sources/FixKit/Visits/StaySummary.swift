@@ -147,7 +147,7 @@ struct StaySummary {
     }
 
     /// The weighted median of the latitudes and of the longitudes. Mutating only in that the
-    /// running medians walk their heaps and put back what they took.
+    /// running medians balance their heaps, and walk them and put back what they took.
     mutating func centre() -> (lat: Double, lon: Double)? {
         guard let first else { return nil }
         var lat: Double?

@@ -26,6 +26,12 @@ struct ElementText {
     // into `storage` here.
     @inline(__always)
     mutating func append(_ piece: UnsafeBufferPointer<UInt8>) {
+        // Once cut, the text keeps nothing more: a piece after a cut that dropped half a
+        // character would otherwise be kept after the gap.
+        if cutBytes > 0 {
+            cutBytes += piece.count
+            return
+        }
         let room = ElementText.limit - count
         if piece.count <= room {
             copy(piece)

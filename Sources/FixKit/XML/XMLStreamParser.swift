@@ -165,6 +165,9 @@ private final class SAXState {
         do {
             while filled < len {
                 if stagedStart == stagedEnd {
+                    // Once the input has said it ended, it is not asked again (a terminal's
+                    // standard input would wait for a second end-of-file).
+                    if terminating { break }
                     // SAFETY: `staging` has `stagingSize` bytes (see there).
                     let n = try source.read(into: staging, capacity: SAXState.stagingSize)
                     if n == 0 {
@@ -354,6 +357,16 @@ private final class SAXState {
         }
         let options = Int32(XML_PARSE_NONET.rawValue) | Int32(XML_PARSE_NOCDATA.rawValue)
         xmlCtxtUseOptions(parser, options)
+        // Errors libxml2 raises without the parser's context (its encoding conversion) go to
+        // the global handler, which by default prints them on standard error, outside our
+        // messages: for the parse, they come to `report` too.
+        // SAFETY: `ctx` is `me`, as for the callbacks above; the handler is reset before `run`
+        // returns, so libxml2 never calls it with this state gone.
+        xmlSetStructuredErrorFunc(me) { ctx, error in
+            guard let ctx, let error else { return }
+            Unmanaged<SAXState>.fromOpaque(ctx)._withUnsafeGuaranteedRef { state in state.report(error.pointee) }
+        }
+        defer { xmlSetStructuredErrorFunc(nil, nil) }
         _ = xmlParseDocument(parser)
         if let pendingError { throw pendingError }
     }
@@ -381,9 +394,10 @@ private final class SAXState {
             // libxml2 quotes input raw (a namespace URI, bytes that are not UTF-8) and puts
             // "Bytes: ..." on a line of its own: escaped, with that line end a space, the message
             // is one printable line (found by fuzz target kml).
-            message = escapedForMessage(bytes.map { $0 == 0x0A ? 0x20 : $0 })
+            message = escapedForMessage(SAXState.shiftingLines(bytes.map { $0 == 0x0A ? 0x20 : $0 }, by: lineBase))
         }
-        if terminating, inputUsedUp, calls.depth(document) > 0 {
+        // A mismatched end tag at the very end is that, not a cut-off file.
+        if terminating, inputUsedUp, calls.depth(document) > 0, e.code != Int32(XML_ERR_TAG_NAME_MISMATCH.rawValue) {
             // libxml2's words for this ("Extra content at the end of the document", "Premature
             // end of data") do not say what happened.
             message = "the input ends inside an open element, as a truncated file does (libxml2: \(message))"
@@ -391,11 +405,42 @@ private final class SAXState {
         let kind = level == XML_ERR_FATAL.rawValue ? "XML is not well formed" : "XML error"
         let column = e.int2 > 0 ? " (column \(e.int2))" : ""
         let stop = level == XML_ERR_FATAL.rawValue ? "; reading stops here" : ""
+        // An error raised outside the parser's context (libxml2's encoding conversion) has no
+        // line of its own: the parser's is where it was.
+        let at = e.line > 0 ? lineBase + Int(e.line) : line
         do {
-            try sink.problem(line: lineBase + Int(e.line), "\(kind): \(message)\(column)\(stop)")
+            try sink.problem(line: at, "\(kind): \(message)\(column)\(stop)")
         } catch {
             fail(error)
         }
+    }
+}
+
+extension SAXState {
+    /// libxml2's words with each "line N" in them counted from the input's first line, as the
+    /// problem's own line is (`lineBase`: lines gpx2fix skipped before the document).
+    static func shiftingLines(_ bytes: [UInt8], by base: Int) -> [UInt8] {
+        guard base > 0 else { return bytes }
+        let word = Array("line ".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 8)
+        var i = 0
+        while i < bytes.count {
+            if bytes[i...].starts(with: word), i + word.count < bytes.count, bytes[i + word.count] &- 48 < 10 {
+                out += word
+                i += word.count
+                var n = 0
+                while i < bytes.count, bytes[i] &- 48 < 10, n < 1 << 40 {
+                    n = n * 10 + Int(bytes[i] &- 48)
+                    i += 1
+                }
+                out += Array(String(n + base).utf8)
+                continue
+            }
+            out.append(bytes[i])
+            i += 1
+        }
+        return out
     }
 }
 
