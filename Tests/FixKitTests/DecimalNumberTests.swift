@@ -178,4 +178,39 @@ struct DecimalNumberTests {
         while digits.hasSuffix("0") { digits.removeLast() }
         return String(digits)
     }
+
+    /// Schubfach (`shortest`) alone, on every kind of double in its range, not only those the
+    /// 15-digit path leaves to it: digits · 10^exponent reads back as the value (strtod), and
+    /// the digits are Swift's own shortest form's. Powers of two (whose lower neighbour is
+    /// closer), the binade from 2^53 to 1e16, and both ends of the range included.
+    @Test func schubfachAgreesWithTheDescription() {
+        var g = FixGenerator(seed: 77)
+        var values: [Double] = [1e-7, 1e16.nextDown, 0x1p53, 0x1p53.nextUp, 9_007_199_254_740_993, 0.1, 0.3]
+        for e in -23...53 { values += [Double(sign: .plus, exponent: e, significand: 1)] }
+        for _ in 0..<300_000 {
+            let bits = g.nextUInt()
+            let v = exp(log(1e-7) + g.unit() * (log(1e16) - log(1e-7)))
+            values.append(bits % 7 == 0 ? Double(sign: .plus, exponent: Int(bits >> 8 % 77) - 23, significand: 1) : v)
+        }
+        var failures = 0
+        for v in values where v >= 1e-7 && v < 1e16 {
+            let (d, e) = DecimalNumber.shortest(v)
+            let text = "\(d)e\(e)"
+            let back = text.withCString { strtod($0, nil) }
+            if back != v || digitString(String(d)) != digitString(v.description) {
+                failures += 1
+                if failures <= 10 { Issue.record("\(v) (\(v.bitPattern)): \(text), description \(v.description)") }
+            }
+        }
+        #expect(failures == 0)
+    }
+
+    /// Schubfach's factors are 10^e normalised to 64 bits, exactly.
+    @Test func schubfachPowersAreTheNormalisedPowersOfTen() {
+        for e in 0...24 {
+            var five: UInt64 = 1
+            for _ in 0..<e { five *= 5 }
+            #expect(DecimalNumber.schubfachPowers[e] == five << UInt64(five.leadingZeroBitCount), "10^\(e)")
+        }
+    }
 }

@@ -69,11 +69,83 @@ extension DecimalNumber {
                 return writeScaled(digits, decimals: decimals, to: p)
             }
         }
-        if let (m, decimals) = seventeenDigits(magnitude, e10: e10) {
-            return writeScaled(m, decimals: decimals, to: p)
+        let (digits, exponent) = shortest(magnitude)
+        if exponent >= 0 {
+            // A whole number below 1e16: digits · 10^exponent fits.
+            return writeScaled(digits &* integerPower(exponent), decimals: 0, to: p)
         }
-        return slowWrite(magnitude, to: p)
+        let (m, decimals) = withoutTrailingZeros(digits, decimals: -exponent)
+        return writeScaled(m, decimals: decimals, to: p)
     }
+
+    /// The shortest decimal d · 10^e that reads back as `x` (a normal double in [1e-7, 1e16)),
+    /// the nearest to `x` of those: Raffaello Giulietti's Schubfach ("The Schubfach way to
+    /// render doubles", 2020), after Alexander Bolz's C++ (Drachennest, Boost licence), for
+    /// this range only. With c the significand and q the binary exponent, it takes
+    /// k = ⌊log10 2^q⌋ (of ¾·2^q at a power of two, whose lower neighbour is closer), scales
+    /// the rounding interval's ends and middle, 4c ∓ 2 and 4c, by 10^−k rounded to odd, and
+    /// picks among the one or two decimals a digit shorter, or the two nearest, the one
+    /// inside. Here −k is 0 to 24: 10^−k = 5^−k · 2^−k with 5^−k below 2^56, so the 128-bit
+    /// factor is 5^−k shifted to its top bit with a low half of 0, and each scaling one 64 ×
+    /// 64-bit multiplication. `writesDescriptionDigitsForEveryPath` checks it against Swift's
+    /// own shortest form.
+    @inline(__always)
+    static func shortest(_ x: Double) -> (digits: UInt64, exponent: Int) {
+        let bits = x.bitPattern
+        let fraction = bits & ((1 << 52) - 1)
+        let c = fraction | (1 << 52)
+        let q = Int((bits >> 52) & 0x7FF) - 1075
+        // A whole number: c · 2^q with the low −q bits clear.
+        if q <= 0, q > -53, c & ((1 << UInt64(-q)) &- 1) == 0 { return (c >> UInt64(-q), 0) }
+        let even = c & 1 == 0
+        let lowerCloser = fraction == 0
+        let cbl = 4 * c - 2 + (lowerCloser ? 1 : 0)
+        let cb = 4 * c
+        let cbr = 4 * c + 2
+        // ⌊log10 2^q⌋, or ⌊log10 ¾·2^q⌋ (an arithmetic shift: the floor for negative q too).
+        let k = (q * 1_262_611 - (lowerCloser ? 524_031 : 0)) >> 22
+        // h in 1...4: the scaled values keep two bits below the unit.
+        let h = UInt64(q + ((-k * 1_741_647) >> 19) + 1)
+        // SAFETY: −k is 0...24 for x in [1e-7, 1e16) (see above), the table's 25 entries.
+        let g = schubfachPowers.withUnsafeBufferPointer { $0[-k] }
+        @inline(__always) func roundToOdd(_ cp: UInt64) -> UInt64 {
+            let (high, low) = g.multipliedFullWidth(by: cp)
+            return high | (low > 1 ? 1 : 0)
+        }
+        let vbl = roundToOdd(cbl << h)
+        let vb = roundToOdd(cb << h)
+        let vbr = roundToOdd(cbr << h)
+        let lower = vbl + (even ? 0 : 1)
+        let upper = vbr - (even ? 0 : 1)
+        let s = vb / 4
+        if s >= 10 {
+            // A digit shorter: s' = ⌊s / 10⌋ or s' + 1, if exactly one of them is inside.
+            let sp = s / 10
+            let upInside = lower <= 40 * sp
+            let wpInside = 40 * sp + 40 <= upper
+            if upInside != wpInside { return (sp + (wpInside ? 1 : 0), k + 1) }
+        }
+        let uInside = lower <= 4 * s
+        let wInside = 4 * s + 4 <= upper
+        if uInside != wInside { return (s + (wInside ? 1 : 0), k) }
+        // Both inside: the nearer, an exact tie to the even one.
+        let mid = 4 * s + 2
+        let up = vb > mid || (vb == mid && s & 1 != 0)
+        return (s + (up ? 1 : 0), k)
+    }
+
+    /// 10^e for e in 0...24 as Schubfach's factor, ⌈10^e · 2^−r⌉ with 2^127 ≤ it < 2^128: its
+    /// low 64 bits are 0 here, so this is its high half, 5^e shifted to bit 63
+    /// (`DecimalNumberTests` recomputes them).
+    static let schubfachPowers: [UInt64] = [
+        0x8000_0000_0000_0000, 0xA000_0000_0000_0000, 0xC800_0000_0000_0000, 0xFA00_0000_0000_0000,
+        0x9C40_0000_0000_0000, 0xC350_0000_0000_0000, 0xF424_0000_0000_0000, 0x9896_8000_0000_0000,
+        0xBEBC_2000_0000_0000, 0xEE6B_2800_0000_0000, 0x9502_F900_0000_0000, 0xBA43_B740_0000_0000,
+        0xE8D4_A510_0000_0000, 0x9184_E72A_0000_0000, 0xB5E6_20F4_8000_0000, 0xE35F_A931_A000_0000,
+        0x8E1B_C9BF_0400_0000, 0xB1A2_BC2E_C500_0000, 0xDE0B_6B3A_7640_0000, 0x8AC7_2304_89E8_0000,
+        0xAD78_EBC5_AC62_0000, 0xD8D7_26B7_177A_8000, 0x8786_7832_6EAC_9000, 0xA968_163F_0A57_B400,
+        0xD3C2_1BCE_CCED_A100,
+    ]
 
     /// m when `magnitude` is exactly the decimal m / 10^p with m below 10^15: the division of
     /// two exact doubles is rounded once, so the check is exact.
@@ -136,52 +208,6 @@ extension DecimalNumber {
 
     @inline(__always)
     static func integerPower(_ p: Int) -> UInt64 { integerPowers[p] }
-
-    /// The shortest 16- or 17-digit decimal that reads back as `x`, in exact integer
-    /// arithmetic: positions converted from NMEA minutes (47.600001666666664) or FIT
-    /// semicircles, and knots, need them, and Swift's `description` costs several times more.
-    /// With x = f·2^-k, the candidate with p decimals is m = round(f·10^p / 2^k); it reads back
-    /// as x when it lies within half a unit in the last place: |m·2^k − f·10^p|·2 < 10^p (a
-    /// quarter below a power of two, where the gap below is half as wide). Nil outside the
-    /// range where f·10^p fits in 128 bits; the caller then uses `description`.
-    @inline(__always)
-    static func seventeenDigits(_ x: Double, e10: Int) -> (UInt64, Int)? {
-        guard x >= 1e-7, x < 1e16, x.isNormal else { return nil }
-        let bits = x.bitPattern
-        let fraction = bits & ((1 << 52) - 1)
-        let f = fraction | (1 << 52)
-        let k = 52 - (Int((bits >> 52) & 0x7FF) - 1023)
-        guard k > 0, k < 120 else { return nil }
-        let powerOfTwo = fraction == 0
-        for n in 16...17 {
-            let p = n - 1 - e10
-            guard p >= 0, p <= 22 else { return nil }
-            let scale: UInt128
-            let big: UInt128
-            if p <= 18 {
-                // One 64 × 64 → 128-bit multiplication.
-                let scale64 = integerPower(p)
-                scale = UInt128(scale64)
-                let (high, low) = f.multipliedFullWidth(by: scale64)
-                big = UInt128(high) << 64 | UInt128(low)
-            } else {
-                // Below 0.01: 10^p needs 64 bits or more (f·10^22 < 2^127).
-                scale = UInt128(integerPower(18)) * UInt128(integerPower(p - 18))
-                big = UInt128(f) * scale
-            }
-            // Round half to even, as Swift's own shortest form does on an exact tie.
-            let half = UInt128(1) << (k - 1)
-            var m = (big + half) >> k
-            if big & ((half << 1) - 1) == half, m & 1 == 1 { m -= 1 }
-            let back = m << k
-            let error = back > big ? back - big : big - back
-            let below = back < big
-            let ok = below && powerOfTwo ? error * 4 < scale : error * 2 < scale
-            guard ok else { continue }
-            return withoutTrailingZeros(UInt64(truncatingIfNeeded: m), decimals: p)
-        }
-        return nil
-    }
 
     /// "00" to "99": two digits at a time halve the divisions.
     // SAFETY: a StaticString's bytes are in the binary, valid for the run: 200 bytes, indexed by `2
