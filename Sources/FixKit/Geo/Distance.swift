@@ -95,21 +95,16 @@ public enum Geodesy {
     /// under 40 km (the distance is then the chord); otherwise it measures.
     public struct Centre: Sendable {
         public let point: Point
-        /// Metres per degree along the meridian and along the parallel, at the point.
-        let north: Double
-        let east: Double
+        /// The tangent plane at the point: its metres per degree along the meridian (M) and
+        /// along the parallel (N cos φ).
+        let frame: LocalFrame
 
         /// 2 · 0.51 · a metres per squared radian, in degrees: twice the remainder's bound.
         static let remainder = 1.02 * WGS84.a * degrees * degrees
 
         public init(lat: Double, lon: Double) {
             point = Point(lat: lat, lon: lon)
-            let phi = lat * degrees
-            let s = sin(phi)
-            let w = 1 - WGS84.e2 * s * s
-            let n = WGS84.a / w.squareRoot()
-            north = n * (1 - WGS84.e2) / w * degrees
-            east = n * cos(phi) * degrees
+            frame = LocalFrame(lat: lat, lon: lon)
         }
 
         /// `Geodesy.distance(point, lat: lat, lon: lon) <= limit`.
@@ -120,8 +115,8 @@ public enum Geodesy {
             if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
             let spread = abs(dLat) + abs(dLon)
             if spread < 0.25 {
-                let u = north * dLat
-                let v = east * dLon
+                let u = frame.metresPerDegreeLat * dLat
+                let v = frame.metresPerDegreeLon * dLon
                 let linear = (u * u + v * v).squareRoot()
                 let error = Centre.remainder * spread * spread + 1e-9 * (linear + abs(limit)) + 1e-3
                 if linear + error < limit, linear + error < 40_000 { return true }
