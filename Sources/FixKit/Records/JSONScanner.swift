@@ -450,6 +450,36 @@ extension JSONByte {
     }
 }
 
+extension JSONByte {
+    /// Whether `p[0..<n]` can be written inside a JSON string as it is: no quote, backslash,
+    /// control byte or 0xF4 (the lead of `ByteText`'s stand-ins for bytes that are not UTF-8).
+    /// Eight bytes at a time, as `plainRunEnd` (a borrow sets a high bit only above a byte
+    /// that is one of those, so the answer is exact).
+    // SAFETY: `p[0..<n]` is the caller's, valid for the call; a word is read only where all
+    // eight of its bytes are below `n`.
+    @inline(__always)
+    static func writesPlain(_ p: UnsafePointer<UInt8>, count n: Int) -> Bool {
+        var i = 0
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        while i + 8 <= n {
+            let w = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self).littleEndian
+            let q = w ^ (ones &* UInt64(quote))
+            let b = w ^ (ones &* UInt64(backslash))
+            let f = w ^ (ones &* 0xF4)
+            let special = ((q &- ones) & ~q | (b &- ones) & ~b | (f &- ones) & ~f | (w &- ones &* 0x20) & ~w) & highs
+            if special != 0 { return false }
+            i += 8
+        }
+        while i < n {
+            let c = p[i]
+            if c == quote || c == backslash || c < 0x20 || c == 0xF4 { return false }
+            i += 1
+        }
+        return true
+    }
+}
+
 @inline(__always)
 func isHexDigit(_ c: UInt8) -> Bool {
     (c &- 48) < 10 || (c | 0x20) &- 97 < 6
