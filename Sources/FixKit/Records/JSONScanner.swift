@@ -423,13 +423,30 @@ enum JSONByte {
 
 extension JSONByte {
     /// The first place from `i` that holds a quote, a backslash or a control character (below
-    /// 0x20), or `end`: where a string's plain bytes stop. Eight bytes at a time: a high bit in
-    /// `special` where a byte is one of those. A borrow can set one only above a byte that is
-    /// such, so the lowest is exact, and it is the only one read.
+    /// 0x20), or `end`: where a string's plain bytes stop.
+    // SAFETY: `p[i..<end]` is the caller's, valid for the call (see `specialIndex`).
+    @inline(__always)
+    static func plainRunEnd(_ p: UnsafePointer<UInt8>, from i: Int, end n: Int) -> Int {
+        specialIndex(p, from: i, end: n, standIns: false)
+    }
+
+    /// Whether `p[0..<n]` can be written inside a JSON string as it is: no quote, backslash,
+    /// control byte or 0xF4 (the lead of `ByteText`'s stand-ins for bytes that are not UTF-8).
+    // SAFETY: `p[0..<n]` is the caller's, valid for the call (see `specialIndex`).
+    @inline(__always)
+    static func writesPlain(_ p: UnsafePointer<UInt8>, count n: Int) -> Bool {
+        specialIndex(p, from: 0, end: n, standIns: true) == n
+    }
+
+    /// The first place from `i` that holds a quote, a backslash, a control character or, with
+    /// `standIns`, 0xF4; or `end`. Eight bytes at a time: a high bit in `special` where a byte
+    /// is one of those. A borrow can set one only above a byte that is such, so the lowest is
+    /// exact, and it is the only one read. Each caller passes a constant `standIns`, which the
+    /// inlining folds away.
     // SAFETY: `p[i..<end]` is the caller's, valid for the call; a word is read only where all
     // eight of its bytes are below `end`.
     @inline(__always)
-    static func plainRunEnd(_ p: UnsafePointer<UInt8>, from i: Int, end n: Int) -> Int {
+    static func specialIndex(_ p: UnsafePointer<UInt8>, from i: Int, end n: Int, standIns: Bool) -> Int {
         var i = i
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
@@ -437,46 +454,20 @@ extension JSONByte {
             let w = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self).littleEndian
             let q = w ^ (ones &* UInt64(quote))
             let b = w ^ (ones &* UInt64(backslash))
-            let special = ((q &- ones) & ~q | (b &- ones) & ~b | (w &- ones &* 0x20) & ~w) & highs
+            var special = ((q &- ones) & ~q | (b &- ones) & ~b | (w &- ones &* 0x20) & ~w) & highs
+            if standIns {
+                let f = w ^ (ones &* 0xF4)
+                special |= (f &- ones) & ~f & highs
+            }
             if special != 0 { return i + special.trailingZeroBitCount >> 3 }
             i += 8
         }
         while i < n {
             let c = p[i]
-            if c == quote || c == backslash || c < 0x20 { return i }
+            if c == quote || c == backslash || c < 0x20 || (standIns && c == 0xF4) { return i }
             i += 1
         }
         return n
-    }
-}
-
-extension JSONByte {
-    /// Whether `p[0..<n]` can be written inside a JSON string as it is: no quote, backslash,
-    /// control byte or 0xF4 (the lead of `ByteText`'s stand-ins for bytes that are not UTF-8).
-    /// Eight bytes at a time, as `plainRunEnd` (a borrow sets a high bit only above a byte
-    /// that is one of those, so the answer is exact).
-    // SAFETY: `p[0..<n]` is the caller's, valid for the call; a word is read only where all
-    // eight of its bytes are below `n`.
-    @inline(__always)
-    static func writesPlain(_ p: UnsafePointer<UInt8>, count n: Int) -> Bool {
-        var i = 0
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        while i + 8 <= n {
-            let w = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self).littleEndian
-            let q = w ^ (ones &* UInt64(quote))
-            let b = w ^ (ones &* UInt64(backslash))
-            let f = w ^ (ones &* 0xF4)
-            let special = ((q &- ones) & ~q | (b &- ones) & ~b | (f &- ones) & ~f | (w &- ones &* 0x20) & ~w) & highs
-            if special != 0 { return false }
-            i += 8
-        }
-        while i < n {
-            let c = p[i]
-            if c == quote || c == backslash || c < 0x20 || c == 0xF4 { return false }
-            i += 1
-        }
-        return true
     }
 }
 
