@@ -30,42 +30,41 @@ struct UsabilityTests {
 
     // MARK: 10. Text over 1 MiB
 
-    @Test func aNameOverOneMiBIsCutAtACharacterAndSaid() throws {
-        // 'é' is two bytes: 600,000 of them are 1,200,000 bytes, cut at 1,048,576 = 2 x 524,288.
-        let name = String(repeating: "é", count: 600_000)
+    /// gpx2fix on a one-point track named `name`: the run, and the trace its fix was given.
+    static func runNamed(_ name: String) throws -> (r: Tools.Result, trace: String?) {
         let gpx = """
-            <gpx xmlns="http://www.topografix.com/GPX/1/1"><trk><name>x\(name)</name><trkseg>
+            <gpx xmlns="http://www.topografix.com/GPX/1/1"><trk><name>\(name)</name><trkseg>
             <trkpt lat="1" lon="2"/></trkseg></trk></gpx>
             """
         let r = try Tools.run("gpx2fix", [], stdin: Data(gpx.utf8))
+        let fix = try #require(JSONSerialization.jsonObject(with: Data(r.lines[0].utf8)) as? [String: Any])
+        return (r, fix["trace"] as? String)
+    }
+
+    @Test func aNameOverOneMiBIsCutAtACharacterAndSaid() throws {
+        // 'é' is two bytes: 600,000 of them are 1,200,000 bytes, cut at 1,048,576 = 2 x 524,288.
+        let (r, trace) = try Self.runNamed("x" + String(repeating: "é", count: 600_000))
         #expect(r.status == 1)
         #expect(
             r.stderr
                 == "gpx2fix: -:1: the text of <name> is 1200001 bytes, more than the 1048576 (1 MiB) kept: its first 1048575 bytes are used\n"
         )
-        let fix = try #require(JSONSerialization.jsonObject(with: Data(r.lines[0].utf8)) as? [String: Any])
-        let trace = try #require(fix["trace"] as? String)
-        #expect(trace.utf8.count == 1_048_575)
-        #expect(trace == "x" + String(repeating: "é", count: 524_287))
+        let kept = try #require(trace)
+        #expect(kept.utf8.count == 1_048_575)
+        #expect(kept == "x" + String(repeating: "é", count: 524_287))
     }
 
     /// The cut drops the character it splits; a short piece after it (libxml2 hands over an
     /// entity, `&amp;`, as a piece of its own) must not be kept after the gap.
     @Test func nothingIsKeptAfterTheCut() throws {
         // 'x' and 524,288 'é': the last 'é' straddles byte 1,048,576 and is dropped.
-        let name = "x" + String(repeating: "é", count: 524_288) + "&amp;zzz"
-        let gpx = """
-            <gpx xmlns="http://www.topografix.com/GPX/1/1"><trk><name>\(name)</name><trkseg>
-            <trkpt lat="1" lon="2"/></trkseg></trk></gpx>
-            """
-        let r = try Tools.run("gpx2fix", [], stdin: Data(gpx.utf8))
+        let (r, trace) = try Self.runNamed("x" + String(repeating: "é", count: 524_288) + "&amp;zzz")
         #expect(r.status == 1)
         #expect(
             r.stderr
                 == "gpx2fix: -:1: the text of <name> is 1048581 bytes, more than the 1048576 (1 MiB) kept: its first 1048575 bytes are used\n"
         )
-        let fix = try #require(JSONSerialization.jsonObject(with: Data(r.lines[0].utf8)) as? [String: Any])
-        #expect(fix["trace"] as? String == "x" + String(repeating: "é", count: 524_287))
+        #expect(trace == "x" + String(repeating: "é", count: 524_287))
     }
 
     @Test func aKMLWhenOverOneMiBIsSaid() throws {

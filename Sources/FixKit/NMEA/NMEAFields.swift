@@ -221,21 +221,23 @@ enum NMEAFraming {
                 }
                 // Only the commas before a stop are this word's.
                 if stop >= 0 { commas &= (1 << UInt64(stop << 3)) &- 1 }
+                // Near a full table (a word holds at most eight commas) only as many count as it
+                // has room for, the rest of the sentence then being its last field: the lowest
+                // ones, kept bit by bit.
+                let room = FieldBounds.capacity - 2 - fieldCount
+                if room < 8 {
+                    var kept: UInt64 = 0
+                    for _ in 0..<max(room, 0) {
+                        kept |= commas & (0 &- commas)
+                        commas &= commas &- 1
+                    }
+                    commas = kept
+                }
                 // A line is at most `NMEAReader.maxLine` (1 MiB) long: its places fit 32 bits.
-                if fieldCount + 8 <= FieldBounds.capacity - 2 {
-                    while commas != 0 {
-                        fieldCount += 1
-                        table[fieldCount] = Int32(truncatingIfNeeded: k &+ commas.trailingZeroBitCount >> 3)
-                        commas &= commas &- 1
-                    }
-                } else {
-                    while commas != 0 {
-                        if fieldCount < FieldBounds.capacity - 2 {
-                            fieldCount += 1
-                            table[fieldCount] = Int32(truncatingIfNeeded: k &+ commas.trailingZeroBitCount >> 3)
-                        }
-                        commas &= commas &- 1
-                    }
+                while commas != 0 {
+                    fieldCount += 1
+                    table[fieldCount] = Int32(truncatingIfNeeded: k &+ commas.trailingZeroBitCount >> 3)
+                    commas &= commas &- 1
                 }
                 if stop >= 0 {
                     // The bytes before it join the checksum; the byte-wise loop goes on from it.
