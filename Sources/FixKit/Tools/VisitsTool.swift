@@ -62,6 +62,8 @@ public struct VisitsTool: Tool {
     public mutating func run(inputs: [InputName], context: ToolContext) throws {
         let output = context.output
         let settings = self.settings
+        // Each stay's arrays and heaps are freed at its end and grown again for the next.
+        System.keepFreedMemory()
         // A trace that has had no fix while `parkAfter` fixes of others came is parked: its
         // stays wait in a temporary file, so memory does not grow with the number of traces.
         let (parkAfter, parkAtBytes) = (Double(self.parkAfter), self.parkAtBytes)
