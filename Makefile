@@ -41,10 +41,10 @@ all: build
 # the runtime in the OS and no static stdlib. STATIC= turns it off.
 #
 # The static runtime's link arguments export every symbol of the executable (-export-dynamic,
-# for Foundation's lookups by name, which the tools do not use): 2,127 dynamic symbols, whose
-# hash table the loader searched first for each of the libraries' 2,200 relocations, a third
-# of its time at start-up (LD_DEBUG=statistics: 870,000 cycles, 540,000 without). The tools
-# look nothing up in themselves, so they export nothing (270 symbols, all imports).
+# for code that looks the program's own symbols up by name; the tools never do): 2,127 dynamic
+# symbols, whose hash table the loader searched first for each of the libraries' 2,200
+# relocations, over a third of its time at start-up (LD_DEBUG=statistics: 870,000 cycles,
+# 540,000 without). So they export nothing of their own (270 symbols, all imports).
 STATIC   ?= $(if $(filter Linux,$(shell uname -s)),--static-swift-stdlib -Xlinker --no-export-dynamic,)
 # No $ORIGIN (@loader_path) in the rpath: the tools load no library of their own, and with
 # it the loader first looks for each of the seven shared libraries next to the binary, in

@@ -38,13 +38,13 @@ enum System {
     private static let ignoreSignal: @convention(c) (Int32) -> Void = { _ in }
 
     /// Asks glibc's allocator to keep freed memory for the next allocation instead of giving
-    /// it back to the system: no block is mapped on its own below 32 MiB (the default
+    /// it back to the system: no block is mapped on its own below 32 MiB (by default the
     /// threshold rises only as far as the largest block freed), and the heap's top is trimmed
     /// only past 256 MiB free. `visits` frees a stay's arrays and heaps at every stay's end
-    /// and grows them again for the next one: handed back, every page of them was faulted in
-    /// again, zeroed: 27,600 page faults on the bench's month, 7,900 with this, about 5%
-    /// of its time where a fault costs 3 µs. The peak is the same: a freed
-    /// block is reused, not added to. Elsewhere (no `mallopt`, as on macOS) it does nothing.
+    /// and grows them again for the next; handed back, every page of them was faulted in and
+    /// zeroed again: 27,600 page faults on the bench's month, 7,900 with this (about 5% of its
+    /// time where a fault costs 3 µs). The peak is the same, since a freed block is reused,
+    /// not added to. Elsewhere (no `mallopt`, as on macOS) it does nothing.
     static func keepFreedMemory() {
         #if canImport(Glibc)
             // `mallopt` is in <malloc.h>, which the Glibc module does not include: looked up
