@@ -46,8 +46,24 @@ struct AllocatorPolicyTests {
         return threadFaults() - before
     }
 
+    /// Whether AddressSanitizer's allocator stands in for glibc's (`swift test
+    /// --sanitize=address`, as `.ci/run` runs the suite a second time): its `mallopt` does
+    /// nothing and a freed block waits in quarantine, so there is no policy to see.
+    static let underAddressSanitizer: Bool = {
+        #if canImport(Glibc)
+            return dlsym(nil, "__asan_init") != nil
+        #else
+            return false
+        #endif
+    }()
+
     #if canImport(Glibc)
-        @Test func aFreedBlockIsReusedWithoutFaults() {
+        @Test(
+            .disabled(
+                if: underAddressSanitizer,
+                "AddressSanitizer's allocator replaces glibc's: mallopt does nothing, and freed blocks wait in quarantine"
+            ))
+        func aFreedBlockIsReusedWithoutFaults() {
             System.keepFreedMemory()
             let size = 16 << 20  // 4,096 pages, under the 32 MiB the policy keeps in the heap
             let first = Self.faultsToTouch(size)
