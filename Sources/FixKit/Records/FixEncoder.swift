@@ -137,8 +137,8 @@ func writeInteger(_ v: Int, to p: UnsafeMutablePointer<UInt8>) -> Int {
 @inline(__always)
 func stringWidth(_ s: String) -> Int { 2 + 6 * s.utf8.count }
 
-/// Writes `s` as `writeString(_:into:)` appends it, at `p` (room for `stringWidth(s)` bytes),
-/// and returns the length.
+/// Writes `s` as a JSON string (see `writeString(_:into:)`) at `p`, which has room for
+/// `stringWidth(s)` bytes, and returns the length.
 // SAFETY: `p` has room for `stringWidth(s)` bytes, valid for the call; `s`'s UTF-8 storage is lent
 // by `withUTF8` for the closure only.
 func writeString(_ s: String, to p: UnsafeMutablePointer<UInt8>) -> Int {
@@ -217,44 +217,14 @@ public func writeInteger(_ v: Int, into out: inout [UInt8]) {
 }
 
 /// Appends a JSON string: `"` and `\` escaped, control characters as `\n`, `\t` or `\u00XX`,
-/// everything else as its UTF-8 bytes.
+/// a byte that is not UTF-8 as it was read (`ByteText`), everything else as its UTF-8 bytes.
+/// `writeString(_:to:)` writes it, into a buffer of `stringWidth(s)` bytes (on the stack for
+/// a short string), so that the two forms cannot drift apart.
 public func writeString(_ s: String, into out: inout [UInt8]) {
-    out.append(UInt8(ascii: "\""))
-    var s = s
-    s.withUTF8 { bytes in
-        var runStart = 0
-        var i = 0
-        while i < bytes.count {
-            let c = bytes[i]
-            i += 1
-            if c == 0xF4, let b = ByteText.standIn(bytes, at: i - 1) {
-                // A byte that is not UTF-8, written back as it was read (ByteText).
-                // SAFETY: `runStart..<i - 1` lies inside `bytes`, the string's UTF-8 lent for the
-                // closure.
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i - 1]))
-                out.append(b)
-                i += 3
-                runStart = i
-                continue
-            }
-            guard c < 0x20 || c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") else { continue }
-            // SAFETY: `runStart..<i - 1` lies inside `bytes`, the string's UTF-8 lent for the
-            // closure.
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i - 1]))
-            runStart = i
-            out.append(UInt8(ascii: "\\"))
-            switch c {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(c)
-            case 0x0A: out.append(UInt8(ascii: "n"))
-            case 0x0D: out.append(UInt8(ascii: "r"))
-            case 0x09: out.append(UInt8(ascii: "t"))
-            default:
-                let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                out.append(contentsOf: [UInt8(ascii: "u"), 48, 48, hex[Int(c >> 4)], hex[Int(c & 15)]])
-            }
-        }
-        // SAFETY: `runStart...` lies inside `bytes`, the string's UTF-8 lent for the closure.
-        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+    // SAFETY: a temporary buffer of `stringWidth(s)` bytes, alive for the closure only:
+    // `writeString(_:to:)` writes at most that many, and they are copied into `out` before it ends.
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: stringWidth(s)) { b in
+        guard let p = b.baseAddress else { return }
+        out.append(contentsOf: UnsafeBufferPointer(start: p, count: writeString(s, to: p)))
     }
-    out.append(UInt8(ascii: "\""))
 }
