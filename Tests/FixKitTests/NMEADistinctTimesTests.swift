@@ -129,6 +129,38 @@ struct NMEADistinctTimesTests {
             "the walk did not exercise the window: \(order.count) new, \(repeats) repeated, \(refused) refused")
     }
 
+    /// A log followed by itself (`cat a.nmea a.nmea`, or two logs in the wrong order): the
+    /// second half's times all go back. Those still in the window are repeats, the rest too
+    /// far back, exactly as the window says; and none of the second half is new.
+    @Test("WrittenTimes on a log followed by itself")
+    func writtenTimesOnALogTwice() {
+        var rng = SplitMix(seed: 0xCA7)
+        var log: [Int64] = []
+        var t: Int64 = 5_000_000
+        for _ in 0..<12_000 {
+            t += Int64(1 + rng.next() % 1500)
+            log.append(t)
+        }
+        var times = WrittenTimes()
+        for t in log { #expect(times.insert(t) == .new) }
+        let window = Set(log.suffix(WrittenTimes.capacity))
+        var repeats = 0
+        var refused = 0
+        for t in log {
+            switch times.insert(t) {
+            case .new: Issue.record("\(t) was recorded in the first half")
+            case .repeated:
+                #expect(window.contains(t), "\(t) is not in the window")
+                repeats += 1
+            case .tooFarBack:
+                #expect(!window.contains(t), "\(t) is in the window: it is a repeat")
+                refused += 1
+            }
+        }
+        #expect(repeats == WrittenTimes.capacity)
+        #expect(refused == log.count - WrittenTimes.capacity)
+    }
+
     @Test(
         "every corpus NMEA log: no two fixes of a trace share a time, as is and with --date",
         .enabled(if: Tools.corpus != nil, Comment(rawValue: Tools.corpusMissing)),

@@ -152,6 +152,12 @@ struct NMEADating {
 /// has left that window cannot be told apart, so it counts as going back too far: the rule
 /// holds whatever the input, and a log whose time goes back that far (thousands of fixes)
 /// is a log whose fixes fixfilter would reject as old anyway.
+///
+/// The window's times are distinct (a repeat is never recorded), so from the first time that
+/// goes back they are also kept as a hash set, which answers in a probe or two. Scanning the
+/// ring instead cost 4,096 reads for every epoch of a log whose time goes back for long (two
+/// logs concatenated in the wrong order: 3.7 µs an epoch, 27 times the rest of the reading).
+/// A log whose time only increases never builds the set.
 struct WrittenTimes {
     static let capacity = 4096
     enum Verdict { case new, repeated, tooFarBack }
@@ -161,6 +167,12 @@ struct WrittenTimes {
     /// The newest time written, and the newest of those that left the ring.
     private var newest = Int64.min
     private var floor = Int64.min
+    /// The ring's times, once a time has gone back: open addressing with linear probing in
+    /// twice the ring's places, `WrittenTimes.free` where none is (no time in milliseconds
+    /// is `Int64.min`). Empty until then.
+    private var set: [Int64] = []
+    static let free = Int64.min
+    static let places = 2 * capacity
 
     /// Records `t` unless it repeats (or may repeat) a time recorded before.
     @inline(__always)
@@ -168,14 +180,69 @@ struct WrittenTimes {
         if t > newest {
             newest = t
         } else {
-            let kept = min(count, WrittenTimes.capacity)
-            for k in 0..<kept where ring[k] == t { return .repeated }
+            if set.isEmpty { buildSet() }
+            if place(of: t).found { return .repeated }
             if t <= floor { return .tooFarBack }
         }
         let slot = count & (WrittenTimes.capacity - 1)
-        if count >= WrittenTimes.capacity { floor = max(floor, ring[slot]) }
+        if count >= WrittenTimes.capacity {
+            floor = max(floor, ring[slot])
+            if !set.isEmpty { remove(ring[slot]) }
+        }
         ring[slot] = t
+        if !set.isEmpty { add(t) }
         count += 1
         return .new
+    }
+
+    @inline(__always)
+    private static func home(_ t: Int64) -> Int {
+        // Fibonacci hashing: the top 13 bits of the product (places is 2^13).
+        Int(truncatingIfNeeded: (UInt64(bitPattern: t) &* 0x9E37_79B9_7F4A_7C15) >> 51)
+    }
+
+    /// Where `t` is in the set, or the free place where its probe ended.
+    @inline(__always)
+    private func place(of t: Int64) -> (at: Int, found: Bool) {
+        var h = WrittenTimes.home(t)
+        while true {
+            let v = set[h]
+            if v == t { return (h, true) }
+            if v == WrittenTimes.free { return (h, false) }
+            h = (h + 1) & (WrittenTimes.places - 1)
+        }
+    }
+
+    private mutating func buildSet() {
+        set = [Int64](repeating: WrittenTimes.free, count: WrittenTimes.places)
+        for k in 0..<min(count, WrittenTimes.capacity) { add(ring[k]) }
+    }
+
+    /// Adds a time the set does not hold (at most `capacity` are held: half the places).
+    @inline(__always)
+    private mutating func add(_ t: Int64) {
+        precondition(t != WrittenTimes.free, "a time of Int64.min milliseconds")
+        set[place(of: t).at] = t
+    }
+
+    /// Removes a time the set holds, moving back the later ones of its probe run that would
+    /// no longer be found (Knuth's algorithm R, for linear probing), so no tombstone is left.
+    private mutating func remove(_ t: Int64) {
+        let mask = WrittenTimes.places - 1
+        var gap = place(of: t).at
+        var j = gap
+        while true {
+            j = (j + 1) & mask
+            let v = set[j]
+            if v == WrittenTimes.free { break }
+            // v stays unless its home is cyclically outside (gap, j]: then the gap is on its way.
+            let h = WrittenTimes.home(v)
+            let stays = gap <= j ? (gap < h && h <= j) : (gap < h || h <= j)
+            if !stays {
+                set[gap] = v
+                gap = j
+            }
+        }
+        set[gap] = WrittenTimes.free
     }
 }
