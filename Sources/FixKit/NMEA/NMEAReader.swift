@@ -61,22 +61,30 @@ struct NMEAReader {
         _ input: InputSource, head: [UInt8], firstLine: Int = 1, emit: (inout Fix) throws -> Void,
         problem: (Int, String) throws -> Void
     ) throws {
+        // The input is read straight into one buffer, after the unfinished line that is kept
+        // (at most `maxLine` bytes and a CR: see the end of the scan), so no byte is copied on
+        // its way in. A chunk always fits behind what is kept.
         let chunkSize = 1 << 18
-        var buffer = head
-        buffer.reserveCapacity(max(head.count, NMEAReader.maxLine + 2 * chunkSize))
+        let capacity = max(head.count, NMEAReader.maxLine + 1) + chunkSize
+        // SAFETY: allocated here for `capacity` bytes and freed when the read ends; `base[..<n]`
+        // is initialized (the head, then what each read wrote), and nothing past it is read.
+        let base = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        defer { base.deallocate() }
+        head.withUnsafeBufferPointer { h in
+            if let h = h.baseAddress { base.initialize(from: h, count: head.count) }
+        }
+        var n = head.count  // the bytes in the buffer
         var start = 0  // the unfinished line's first byte
         var scan = 0  // the first byte not scanned yet
         var lineNumber = firstLine
         var eof = false
         var skipping = false  // in a line past maxLine: drop its bytes up to its end
-        var chunk = [UInt8](repeating: 0, count: chunkSize)
         while true {
-            // SAFETY: `base` and every line and sentence made from it are used only inside this
-            // closure, during which `buffer` is not changed; nothing made from it is kept (the
-            // assembler copies the numbers out of each sentence).
-            try buffer.withUnsafeBufferPointer { buf in
-                guard let base = buf.baseAddress else { return }
-                let n = buf.count
+            // SAFETY: every line and sentence made from `base` is used only inside this
+            // block, before the buffer is compacted or read into; nothing made from it is kept
+            // (the assembler copies the numbers out of each sentence).
+            do {
+                let base = UnsafePointer(base)
                 var i = scan
                 while i < n {
                     i = NMEAReader.nextBreak(base, from: i, to: n)
@@ -128,9 +136,7 @@ struct NMEAReader {
                             problem: problem)
                     }
                     start = n
-                    return
-                }
-                if skipping {
+                } else if skipping {
                     start = scan  // nothing of this line is kept
                 } else if scan - start > NMEAReader.flushAt {
                     // A long line: read its sentences up to the last `$`, unless it is a gpsd report.
@@ -157,22 +163,19 @@ struct NMEAReader {
                 }
             }
             if eof { break }
-            // Keep the unfinished line (at most maxLine bytes), read more after it.
+            // Keep the unfinished line (at most maxLine bytes and a CR), read more after it.
             if start > 0 {
-                buffer.removeSubrange(0..<start)
+                // SAFETY: `start..<n` is inside the buffer's initialized bytes; the ranges may
+                // overlap, which memmove allows.
+                memmove(base, base + start, n - start)
+                n -= start
                 scan -= start
                 start = 0
             }
-            // SAFETY: the chunk's memory is lent to the read for the call only.
-            let got = try chunk.withUnsafeMutableBytes { raw -> Int in
-                guard let base = raw.baseAddress else { return 0 }
-                return try input.read(into: base, capacity: raw.count)
-            }
-            if got == 0 {
-                eof = true
-            } else {
-                buffer.append(contentsOf: chunk[..<got])
-            }
+            precondition(capacity - n >= chunkSize, "an NMEA line kept past maxLine")
+            // SAFETY: `base + n ..< base + capacity` is the buffer's free end, lent to the read.
+            let got = try input.read(into: base + n, capacity: chunkSize)
+            if got == 0 { eof = true } else { n += got }
         }
         let last = lineNumber
         func checked(_ fix: inout Fix) throws {
