@@ -76,9 +76,10 @@ struct PaddedInputTests {
                 == ["\(badLine)", "\(lastBad)"][...].map { Substring($0) }, "\(got.stderr)")
     }
 
-    /// A 2 MiB line of NDJSON among fixes: fixfilter and fix2gpx say so once with its number,
-    /// give the output of the input without it, and number the later lines right.
-    @Test(arguments: [["fixfilter"], ["fixfilter", "--course", "keep"], ["fix2gpx"]])
+    /// A 2 MiB line of NDJSON among fixes: fixfilter, fix2gpx and gpx2fix's fix records say so
+    /// once with its number (fix(5)'s limit and message), give the output of the input without
+    /// it, and number the later lines right.
+    @Test(arguments: [["fixfilter"], ["fixfilter", "--course", "keep"], ["fix2gpx"], ["gpx2fix", "--format", "fix"]])
     func ndjsonLineOverOneMiB(_ command: [String]) throws {
         var g = FixGenerator(seed: 9)
         var lines: [String] = []

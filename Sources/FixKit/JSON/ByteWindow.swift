@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A sliding window onto an input: the bytes read but not yet consumed, and the line the
 /// first of them stands on. The JSON readers work inside it, asking for more when a token or
 /// an element runs past its end, so what they see never depends on how the input was split
@@ -165,8 +171,11 @@ extension ByteWindow {
         while true {
             let p = storage + start
             let n = available
-            var k = searched
-            while k < n, p[k] != JSONByte.lineFeed { k += 1 }
+            // SAFETY: `p + searched ..< p + n` lies inside `storage[start..<count]`.
+            let k =
+                memchr(p + searched, Int32(JSONByte.lineFeed), n - searched).map {
+                    p.distance(to: $0.assumingMemoryBound(to: UInt8.self))
+                } ?? n
             if k < n {
                 let number = line
                 if discarding {

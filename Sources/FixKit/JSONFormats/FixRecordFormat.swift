@@ -25,7 +25,9 @@ struct FixRecordFormat: InputFormat {
     mutating func read(_ source: InputSource, into sink: FixSink) throws {
         var decoder = FixDecoder()
         let window = ByteWindow(source)
-        try window.forEachLine(limit: JSONStreamReader.elementLimit) { line, number in
+        // Lines of up to 1 MiB, as every reader of fix records takes them (fix(5)): a longer
+        // one is no fix, and is dropped without being held.
+        try window.forEachLine(limit: InputReader.maxLineLength) { line, number in
             if line.allSatisfy(isXMLSpace) { return }
             var fix: Fix
             do throws(FixDecodingError) {
@@ -37,7 +39,8 @@ struct FixRecordFormat: InputFormat {
             try sink.emit(&fix)
         } tooLong: { number in
             try sink.problem(
-                line: number, "a line longer than \(JSONStreamReader.elementLimit >> 20) MiB; line skipped")
+                line: number,
+                "longer than \(InputReader.maxLineLength) bytes (1 MiB): no fix is that long; line skipped")
         }
     }
 }
