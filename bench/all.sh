@@ -27,7 +27,8 @@
 #
 # Sizes (FULL unset): gpx2fix 200,000 points, nmea 100,000 epochs, fit 200,000 records (one
 # run of garmin-fit-sdk), takeout 100 MiB, fixfilter and fencerule 1,000,000 fixes, visits 30
-# days and fixplot 1,000,000 fixes (2 runs), startup 200 runs, bulk 300 rides without Spark
+# days and fixplot 1,000,000 fixes (2 runs), padding 300 MB inputs (its default), startup 200
+# runs, bulk 300 rides without Spark
 # (2 runs).
 # pbench is built once in its own scratch path ($BUILD_DIR-pbench).
 #
@@ -39,7 +40,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$here/lib.sh"
-ALL=(gpx2fix nmea fit takeout fixfilter fencerule pbench visits fixplot startup bulk)
+ALL=(gpx2fix nmea fit takeout padding fixfilter fencerule pbench visits fixplot startup bulk)
 FULL=${FULL:-0}
 WRITE=${WRITE:-1}
 export CALLGRIND=${CALLGRIND:-0}
@@ -87,6 +88,7 @@ size() { # NAME: the environment for its script
     nmea) echo "N=100000 RUNS=$runs" ;;
     fit) echo "N=200000 RUNS=$runs SDK_RUNS=1" ;;
     takeout) echo "MIB=100 RUNS=$runs" ;;
+    padding) echo "MB=300 RUNS=$runs" ;;
     fixfilter | fencerule) echo "N=1000000 RUNS=$runs" ;;
     fixplot) echo "N=1000000 RUNS=2" ;;
     visits) echo "DAYS=30 RUNS=2" ;;

@@ -198,6 +198,25 @@ def rows():
         found.append((f"fixplot, {n:,} fixes", f"trips {s(t)}, {mib(p.get(label))}; block {s(b)}, "
                       f"{mib(p.get(f'fixplot, block ({n} fixes)'))}", "", "", "under 3 s"))
 
+    path = fresh("padding.json")
+    if path:
+        pad = json.load(open(path))
+        worst_t, worst_m, floors = None, None, []
+        for name, labels in pad["inputs"].items():
+            floor = labels["cat | wc -c"]
+            floors.append(f"{floor['median']:.2f} s")
+            for label, v in labels.items():
+                if label == "cat | wc -c":
+                    continue
+                t = (v["median"] / max(floor["median"], 1e-3), v["cpu"] / max(floor["cpu"], 1e-3), v["median"], name, label)
+                worst_t = max(worst_t or t, t)
+                worst_m = max(worst_m or (v["peak_mib"], name, label), (v["peak_mib"], name, label))
+        if worst_t:
+            found.append((f"gpx2fix on {pad['mb']} MB of NULs, of blank lines, of one endless line: every --format and recognition",
+                          f"slowest {worst_t[2]:.2f} s ({worst_t[3]}, {worst_t[4]}); most memory {worst_m[0]:.1f} MiB ({worst_m[1]}, {worst_m[2]})",
+                          f"cat \\| wc -c {', '.join(floors)}", f"{worst_t[0]:.2f}x (CPU {worst_t[1]:.2f}x) cat",
+                          "< 3x cat, < 16 MiB"))
+
     r = results("startup.json")
     if r:
         g, x = r["gpx2fix"], r["xmllint --stream"]
