@@ -179,8 +179,8 @@ struct DecimalNumberTests {
         return String(digits)
     }
 
-    /// Schubfach (`shortest`) alone, on every kind of double in its range (the writer takes
-    /// every value in it there): digits · 10^exponent reads back as the value (strtod), and
+    /// Schubfach (`shortest`) alone, on every kind of double in its range, not only those the
+    /// 15-digit path leaves to it: digits · 10^exponent reads back as the value (strtod), and
     /// the digits are Swift's own shortest form's. Powers of two (whose lower neighbour is
     /// closer), the binade from 2^53 to 1e16, and both ends of the range included.
     @Test func schubfachAgreesWithTheDescription() {

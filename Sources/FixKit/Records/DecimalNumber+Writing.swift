@@ -53,12 +53,22 @@ extension DecimalNumber {
     }
 
     /// The shortest digits of `magnitude`, in [1e-7, 1e16), out of line (the callers inline
-    /// only the sign and range checks): Schubfach's, for every value. A short decimal (170.8)
-    /// comes back with trailing zeros, which are dropped; trying it first as an exact
-    /// 15-digit scaling cost a division whose wait, and the branch on its result, took more
-    /// time than Schubfach's three multiplications (a fifth of gpx2fix's time on NMEA).
+    /// only the sign and range checks).
     // SAFETY: `p` has room for 352 bytes (the caller's buffer, for the call).
     static func writePositive(_ magnitude: Double, to p: UnsafeMutablePointer<UInt8>) -> Int {
+        let e10 = decimalExponent(magnitude)
+        // Scale to 15 significant digits at once: if any decimal of 15 digits or fewer reads as
+        // this double, this one does (the same value, with trailing zeros: the product is
+        // within 0.12 of that integer), and dropping the trailing zeros gives the shortest. Any
+        // two decimals of 15 or fewer significant digits read as different doubles (DBL_DIG),
+        // and the division is exact-then-rounded, so the check is exact.
+        if magnitude < 1e15 {
+            let scale = 14 - e10
+            if scale >= 0, scale <= 22, let m = exactlyScaled(magnitude, scale) {
+                let (digits, decimals) = withoutTrailingZeros(m, decimals: scale)
+                return writeScaled(digits, decimals: decimals, to: p)
+            }
+        }
         let (digits, exponent) = shortest(magnitude)
         if exponent >= 0 {
             // A whole number below 1e16: digits · 10^exponent fits.
@@ -137,13 +147,38 @@ extension DecimalNumber {
         0xD3C2_1BCE_CCED_A100,
     ]
 
+    /// m when `magnitude` is exactly the decimal m / 10^p with m below 10^15: the division of
+    /// two exact doubles is rounded once, so the check is exact.
+    @inline(__always)
+    static func exactlyScaled(_ magnitude: Double, _ p: Int) -> UInt64? {
+        // Round half up by truncation: the product is positive and below 2^63 here, and this
+        // avoids a libm call on the hottest path of every writer.
+        let scaled = magnitude * exactPowers[p] + 0.5
+        guard scaled < 1e15 else { return nil }
+        let m = Double(Int64(scaled))
+        return m / exactPowers[p] == magnitude ? UInt64(m) : nil
+    }
+
+    /// floor(log10(x)) for x in [1e-7, 1e16], from the exact powers of ten.
+    @inline(__always)
+    static func decimalExponent(_ x: Double) -> Int {
+        var e10 = 0
+        if x >= 1 {
+            while e10 < 16, x >= exactPowers[e10 + 1] { e10 += 1 }
+        } else {
+            while e10 > -8, x * exactPowers[-e10 + 1] < 1 { e10 -= 1 }
+            e10 -= 1
+        }
+        return e10
+    }
+
     /// `digits / 10^decimals` with its trailing zeros dropped, by halving steps (8, 4, 2, 1).
     @inline(__always)
     static func withoutTrailingZeros(_ digits: UInt64, decimals: Int) -> (UInt64, Int) {
         // Spelled out, so that every division is by a constant (a multiplication), and the
         // remainder is checked from the quotient.
-        // A converted value's 17 digits seldom end in 0: then nothing drops. A short
-        // decimal's (170.8 as 1708 followed by 12 zeros) take the steps.
+        // Nine times in ten the last digit is not 0 (the 17-digit forms of converted
+        // positions always): then nothing drops.
         if decimals == 0 || digits % 10 != 0 { return (digits, decimals) }
         var digits = digits
         var decimals = decimals
