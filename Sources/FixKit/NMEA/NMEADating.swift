@@ -156,7 +156,7 @@ struct NMEADating {
 /// The window's times are distinct (a repeat is never recorded), so from the first time that
 /// goes back they are also kept as a hash set, which answers in a probe or two. Scanning the
 /// ring instead cost 4,096 reads for every epoch of a log whose time goes back for long (two
-/// logs concatenated in the wrong order: 3.7 µs an epoch, 27 times the rest of the reading).
+/// logs concatenated in the wrong order: ten copies of a log took 3.3 s instead of 0.8 s).
 /// A log whose time only increases never builds the set.
 struct WrittenTimes {
     static let capacity = 4096
