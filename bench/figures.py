@@ -201,21 +201,12 @@ def rows():
     path = fresh("padding.json")
     if path:
         pad = json.load(open(path))
-        worst_t, worst_m, floors = None, None, []
-        for name, labels in pad["inputs"].items():
-            floor = labels["cat | wc -c"]
-            floors.append(f"{floor['median']:.2f} s")
-            for label, v in labels.items():
-                if label == "cat | wc -c":
-                    continue
-                t = (v["median"] / max(floor["median"], 1e-3), v["cpu"] / max(floor["cpu"], 1e-3), v["median"], name, label)
-                worst_t = max(worst_t or t, t)
-                worst_m = max(worst_m or (v["peak_mib"], name, label), (v["peak_mib"], name, label))
-        if worst_t:
-            found.append((f"gpx2fix on {pad['mb']} MB of NULs, of blank lines, of one endless line: every --format and recognition",
-                          f"slowest {worst_t[2]:.2f} s ({worst_t[3]}, {worst_t[4]}); most memory {worst_m[0]:.1f} MiB ({worst_m[1]}, {worst_m[2]})",
-                          f"cat \\| wc -c {', '.join(floors)}", f"{worst_t[0]:.2f}x (CPU {worst_t[1]:.2f}x) cat",
-                          "< 3x cat, < 16 MiB"))
+        w = pad["worst"]
+        floors = ", ".join(f"{v['floor']['median']:.2f} s" for v in pad["inputs"].values())
+        found.append((f"gpx2fix on {pad['mb']} MB of NULs, of blank lines, of one endless line: every --format and recognition",
+                      f"slowest {w['seconds'][0]:.2f} s ({w['seconds'][1]}); most memory {w['peak_mib'][0]:.1f} MiB ({w['peak_mib'][1]})",
+                      f"cat \\| wc -c {floors}", f"{w['ratio'][0]:.2f}x (CPU {w['cpu_ratio'][0]:.2f}x) cat",
+                      "< 3x cat, < 16 MiB"))
 
     r = results("startup.json")
     if r:

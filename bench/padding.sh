@@ -20,7 +20,8 @@
 # gpx2fix refuses all three (exit 1, a message); what is timed is that it reads each to its
 # end, or stops early where the format allows, in constant memory.
 #
-# Output (bench/out/): padding.json (every run's wall and CPU time and peak memory) and
+# Output (bench/out/): padding.json (each command's median wall and CPU time and peak memory,
+# its input's floor, and the worst of them, which bench/figures.py shows) and
 # padding-summary.txt with everything printed after the build.
 set -euo pipefail
 
@@ -43,19 +44,17 @@ make_input() { # FILE KIND
     [[ -s $1 && $(file_bytes "$1") -eq $bytes ]] && return
     echo "== writing $1 ($MB MB of $2)" >&2
     python3 - "$1" "$2" "$bytes" <<'EOF'
-import sys
+import os, sys
 path, kind, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+head = b"$GPGGA," if kind == "endless" else b""
+unit = {"nul": b"\0", "blank": b"\n", "endless": b"0123456789"}[kind]
+block = (unit * (1 << 20))[: 1 << 20]
 with open(path + ".tmp", "wb") as f:
-    if kind == "endless":
-        head = b"$GPGGA,"
-        f.write(head)
-        n -= len(head)
-    block = {"nul": b"\0", "blank": b"\n", "endless": b"0123456789"}[kind] * (1 << 20)
-    block = block[: 1 << 20]
+    f.write(head)
+    n -= len(head)
     while n > 0:
         f.write(block[:n])
-        n -= min(n, len(block))
-import os
+        n -= len(block)
 os.replace(path + ".tmp", path)
 EOF
 }
@@ -74,7 +73,8 @@ timed() { # INPUT LABEL COMMAND... (one line to $runs a run: input, label, wall,
     shift 2
     for ((r = 0; r < RUNS; r++)); do
         /usr/bin/time -o "$out/padding-time.txt" -f "%e %U %S %M" "$@" >/dev/null 2>&1 || true
-        printf '%s\t%s\t%s\n' "$input" "$label" "$(tr ' ' '\t' <"$out/padding-time.txt" | grep -v '^Command' | tail -1)" >>"$runs"
+        # The format line is the file's last ("Command exited with non-zero status" may precede it).
+        printf '%s\t%s\t%s\n' "$input" "$label" "$(tail -1 "$out/padding-time.txt" | tr ' ' '\t')" >>"$runs"
     done
 }
 for spec in "${inputs[@]}"; do
@@ -107,22 +107,25 @@ for (name, label), runs in rows.items():
         "peak_mib": max(r[3] for r in runs) / 1024,
         "runs": len(runs),
     }
-json.dump({"mb": int(sys.argv[3]), "inputs": data}, open(sys.argv[2], "w"), indent=1)
-worst_ratio, worst_cpu, worst_peak = (0.0, ""), (0.0, ""), (0.0, "")
+# The worst of every reader run against its input's floor: what figures.py shows.
+worst = {"ratio": [0.0, ""], "cpu_ratio": [0.0, ""], "seconds": [0.0, ""], "peak_mib": [0.0, ""]}
 for name, labels in data.items():
     floor = labels.pop("cat | wc -c")
+    labels["floor"] = floor
     print(f"{name}: cat | wc -c {floor['median']:.2f} s (CPU {floor['cpu']:.2f} s)")
-    for label, r in sorted(labels.items(), key=lambda kv: -kv[1]["median"]):
-        ratio = r["median"] / max(floor["median"], 1e-3)
-        cpu = r["cpu"] / max(floor["cpu"], 1e-3)
-        print(f"  {label:<20} {r['median']:6.2f} s  CPU {r['cpu']:5.2f} s  {r['peak_mib']:6.1f} MiB   {ratio:4.2f}x cat")
-        worst_ratio = max(worst_ratio, (ratio, f"{name}, {label}"))
-        worst_cpu = max(worst_cpu, (cpu, f"{name}, {label}"))
-        worst_peak = max(worst_peak, (r["peak_mib"], f"{name}, {label}"))
+    readers = sorted(((k, v) for k, v in labels.items() if k != "floor"), key=lambda kv: -kv[1]["median"])
+    for label, r in readers:
+        where = f"{name}, {label}"
+        figures = {"ratio": r["median"] / max(floor["median"], 1e-3), "cpu_ratio": r["cpu"] / max(floor["cpu"], 1e-3),
+                   "seconds": r["median"], "peak_mib": r["peak_mib"]}
+        print(f"  {label:<20} {r['median']:6.2f} s  CPU {r['cpu']:5.2f} s  {r['peak_mib']:6.1f} MiB   {figures['ratio']:4.2f}x cat")
+        for key, value in figures.items():
+            worst[key] = max(worst[key], [value, where])
+json.dump({"mb": int(sys.argv[3]), "inputs": data, "worst": worst}, open(sys.argv[2], "w"), indent=1)
 print("worst (target: under 3x cat | wc -c, under 16 MiB)")
-print(f"  time   {worst_ratio[0]:.2f}x cat ({worst_ratio[1]})   " + ("ok" if worst_ratio[0] < 3 else "MISSED"))
-print(f"  CPU    {worst_cpu[0]:.2f}x cat's CPU ({worst_cpu[1]})")
-print(f"  memory {worst_peak[0]:.1f} MiB ({worst_peak[1]})   " + ("ok" if worst_peak[0] < 16 else "MISSED"))
+print(f"  time   {worst['ratio'][0]:.2f}x cat ({worst['ratio'][1]})   " + ("ok" if worst["ratio"][0] < 3 else "MISSED"))
+print(f"  CPU    {worst['cpu_ratio'][0]:.2f}x cat's CPU ({worst['cpu_ratio'][1]})")
+print(f"  memory {worst['peak_mib'][0]:.1f} MiB ({worst['peak_mib'][1]})   " + ("ok" if worst["peak_mib"][0] < 16 else "MISSED"))
 EOF
 rm -f "$out/padding-time.txt"
 echo "== written: $out/padding.json, $summary" >&2

@@ -57,9 +57,7 @@ public struct ToolContext {
         for name in inputs {
             guard let input = try open(name) else { continue }
             let tooLong: (Int) throws -> Void = { number in
-                try diagnostics.problem(
-                    name, line: number,
-                    "longer than \(InputReader.maxLineLength) bytes (1 MiB): no fix is that long; line skipped")
+                try diagnostics.problem(name, line: number, InputReader.tooLongMessage)
             }
             // A read that fails part way (EIO) is reported like a file that cannot be opened, after
             // what was read before it, and the next input is read (as gpx2fix does).

@@ -155,6 +155,9 @@ public final class InputReader {
     /// fix(5)): a fix takes a few hundred bytes, and no record is anywhere near this.
     public static let maxLineLength = 1 << 20
 
+    /// What every reader of fix records says of a line past `maxLineLength` (fix(5)).
+    static let tooLongMessage = "longer than \(maxLineLength) bytes (1 MiB): no fix is that long; line skipped"
+
     /// Calls `body` with each line (without its `\n`, or a `\r\n`'s `\r`, and line 1 without a
     /// UTF-8 byte order mark) and its 1-based number. A last line without `\n` counts. A line longer than `maxLength` bytes is not
     /// kept: `tooLong` gets its number once, its bytes are dropped up to its end, and the lines

@@ -38,9 +38,7 @@ struct FixRecordFormat: InputFormat {
             }
             try sink.emit(&fix)
         } tooLong: { number in
-            try sink.problem(
-                line: number,
-                "longer than \(InputReader.maxLineLength) bytes (1 MiB): no fix is that long; line skipped")
+            try sink.problem(line: number, InputReader.tooLongMessage)
         }
     }
 }
