@@ -34,6 +34,12 @@ struct FilterRulesTests {
         #expect(judge(rules, [Fix(lat: 0, lon: 0, hacc: hacc)]) == [expected])
     }
 
+    /// fixfilter counts rejections in an array indexed by `RejectReason.index`: each reason
+    /// has its own slot, in `allCases`' order (the order of `--stats`).
+    @Test func reasonIndexes() {
+        #expect(RejectReason.allCases.map(\.index) == Array(0..<RejectReason.allCases.count))
+    }
+
     @Test func haccOff() {
         var rules = FilterRules()
         rules.maxHacc = nil

@@ -3,10 +3,11 @@ import Testing
 
 @testable import FixKit
 
-/// `Geodesy.Centre.isWithin` answers `Geodesy.distance(point, lat:lon:) <= limit` without
-/// trigonometry where its bound settles it: it must give that comparison's answer for every
-/// fix and limit, above all for limits within a hair of the distance, where a bound that is too
-/// tight would flip it.
+/// `Geodesy.Centre.isWithin` answers `Geodesy.distance(point, lat:lon:) <= limit`, and
+/// `isCloser(than:)` answers `< limit` (fixfilter's move rule), without trigonometry where
+/// their bound settles it: each must give that comparison's answer for every fix and limit,
+/// above all for limits within a hair of the distance, where a bound that is too tight would
+/// flip it.
 struct GeodesyCentreTests {
     /// A fix offset from the centre by up to `degrees` in a random direction, the longitude
     /// offset widened by 1/cos φ (so near the poles it goes a long way round), wrapped.
@@ -52,11 +53,30 @@ struct GeodesyCentreTests {
                 if centre.isWithin(limit, lat: p.lat, lon: p.lon) != expected {
                     disagreements.append("centre \(c), fix \(p), distance \(d) m, limit \(limit) m")
                 }
+                if centre.isCloser(than: limit, lat: p.lat, lon: p.lon) != (d < limit) {
+                    disagreements.append("closer: centre \(c), fix \(p), distance \(d) m, limit \(limit) m")
+                }
             }
         }
         let wrong = disagreements.count
         let first = disagreements.prefix(3).joined(separator: "; ")
         #expect(wrong == 0, "\(wrong) of \(checked) wrong: \(first)")
+    }
+
+    /// Fixes a few metres from the last one passed, against fixfilter's --min-move limits:
+    /// the move rule's case, at every latitude, with limits at the distance itself.
+    @Test func movesAtEveryLatitude() {
+        var r = FenceIndexBruteForceTests.Random(78)
+        var disagreements = 0
+        for k in 0..<20000 {
+            let c = (r.range(-89.9, 89.9), r.range(-180, 180))
+            let centre = Geodesy.Centre(lat: c.0, lon: c.1)
+            let p = Self.fix(near: c, degrees: r.logRange(1e-8, 0.001), &r)
+            let d = Geodesy.distance(centre.point, lat: p.lat, lon: p.lon)
+            let limit = k % 4 == 0 ? d : r.logRange(0.1, 100)
+            if centre.isCloser(than: limit, lat: p.lat, lon: p.lon) != (d < limit) { disagreements += 1 }
+        }
+        #expect(disagreements == 0)
     }
 
     /// A stay's fixes, tens of metres from the centre against limits of 50 m plus a hacc:
@@ -84,5 +104,9 @@ struct GeodesyCentreTests {
         #expect(!centre.isWithin(-.infinity, lat: 47, lon: 8))
         #expect(!centre.isWithin(100, lat: .nan, lon: 8))
         #expect(centre.isWithin(0, lat: 47, lon: 8))
+        #expect(!centre.isCloser(than: .nan, lat: 47, lon: 8))
+        #expect(centre.isCloser(than: .infinity, lat: 47.001, lon: 8))
+        #expect(!centre.isCloser(than: 0, lat: 47, lon: 8))
+        #expect(!centre.isCloser(than: 100, lat: .nan, lon: 8))
     }
 }

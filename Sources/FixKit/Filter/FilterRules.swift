@@ -43,7 +43,7 @@ public enum Verdict: Equatable, Sendable {
 /// The state fixfilter keeps per trace: its clock and the last fix it passed.
 public struct TraceFilterState: Sendable {
     public var clock: Timestamp?
-    public var lastPassed: Geodesy.Point?
+    public var lastPassed: Geodesy.Centre?
     /// Consecutive fixes rejected as `age`, and where the run began (for fixfilter's one
     /// warning per trace that its time went back).
     public var ageRun = 0
@@ -58,14 +58,15 @@ extension FilterRules {
     /// seen, passed or not; the last passed position only with a fix that passes.
     public func judge(_ fix: Fix, state: inout TraceFilterState) -> Verdict {
         if let t = fix.time, now == nil, state.clock.map({ t > $0 }) ?? true { state.clock = t }
-        // The fix's Earth-centred point, worked out once and only when the move rule needs it.
-        let here = minMove == nil ? nil : Geodesy.Point(lat: fix.lat, lon: fix.lon)
-        let verdict = evaluate(fix, at: here, state: state)
-        if case .pass = verdict, let here { state.lastPassed = here }
+        let verdict = evaluate(fix, state: state)
+        // The passed fix becomes the centre the next fixes are measured from: its trigonometry
+        // is worked out once, for a fix that passes, and the fixes tested against it mostly
+        // need none (`Geodesy.Centre`).
+        if case .pass = verdict, minMove != nil { state.lastPassed = Geodesy.Centre(lat: fix.lat, lon: fix.lon) }
         return verdict
     }
 
-    func evaluate(_ fix: Fix, at here: Geodesy.Point?, state: TraceFilterState) -> Verdict {
+    func evaluate(_ fix: Fix, state: TraceFilterState) -> Verdict {
         if let maxHacc {
             if let h = fix.hacc {
                 if h < 0 || h >= maxHacc { return .reject(.hacc) }
@@ -92,7 +93,7 @@ extension FilterRules {
             if course == .reject { return .reject(.course) }
             strip = true
         }
-        if let minMove, let last = state.lastPassed, let here, Geodesy.distance(last, here) < minMove {
+        if let minMove, let last = state.lastPassed, last.isCloser(than: minMove, lat: fix.lat, lon: fix.lon) {
             return .reject(.move)
         }
         return .pass(stripCourse: strip)

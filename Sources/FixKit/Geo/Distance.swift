@@ -110,19 +110,33 @@ public enum Geodesy {
         /// `Geodesy.distance(point, lat: lat, lon: lon) <= limit`.
         @inline(__always)
         public func isWithin(_ limit: Double, lat: Double, lon: Double) -> Bool {
+            settles(limit, lat: lat, lon: lon) ?? (Geodesy.distance(point, lat: lat, lon: lon) <= limit)
+        }
+
+        /// `Geodesy.distance(point, lat: lat, lon: lon) < limit` (fixfilter's move rule: a
+        /// fix closer than `--min-move` to the last one passed).
+        @inline(__always)
+        public func isCloser(than limit: Double, lat: Double, lon: Double) -> Bool {
+            settles(limit, lat: lat, lon: lon) ?? (Geodesy.distance(point, lat: lat, lon: lon) < limit)
+        }
+
+        /// Whether the distance is below `limit` (true) or above it (false), where the tangent
+        /// plane settles it; nil where only a measurement can.
+        @inline(__always)
+        func settles(_ limit: Double, lat: Double, lon: Double) -> Bool? {
             let dLat = lat - point.lat
             var dLon = lon - point.lon
             if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
             let spread = abs(dLat) + abs(dLon)
-            if spread < 0.25 {
-                let u = frame.metresPerDegreeLat * dLat
-                let v = frame.metresPerDegreeLon * dLon
-                let linear = (u * u + v * v).squareRoot()
-                let error = Centre.remainder * spread * spread + 1e-9 * (linear + abs(limit)) + 1e-3
-                if linear + error < limit, linear + error < 40_000 { return true }
-                if linear - error > limit, linear + error < 40_000 { return false }
-            }
-            return Geodesy.distance(point, lat: lat, lon: lon) <= limit
+            guard spread < 0.25 else { return nil }
+            let u = frame.metresPerDegreeLat * dLat
+            let v = frame.metresPerDegreeLon * dLon
+            let linear = (u * u + v * v).squareRoot()
+            let error = Centre.remainder * spread * spread + 1e-9 * (linear + abs(limit)) + 1e-3
+            guard linear + error < 40_000 else { return nil }
+            if linear + error < limit { return true }
+            if linear - error > limit { return false }
+            return nil
         }
     }
 
