@@ -222,7 +222,8 @@ struct GPXDocument: XMLVocabulary {
             guard let raw = attribute(name) else {
                 return (nil, "has no \(name) attribute (expected \(name)=\"degrees\")")
             }
-            let text = String(decoding: raw, as: UTF8.self)
+            // The attribute's text only for a message: a valid point makes no string of it.
+            var text: String { String(decoding: raw, as: UTF8.self) }
             guard let v = DecimalNumber.parse(raw, trimmingXMLSpace: true) else {
                 return (nil, "\(name)=\"\(text)\" is not a number of degrees")
             }
@@ -233,8 +234,8 @@ struct GPXDocument: XMLVocabulary {
         }
         let (lat, latProblem) = coordinate("lat", limit: 90)
         let (lon, lonProblem) = coordinate("lon", limit: 180)
-        let problems = [latProblem, lonProblem].compactMap { $0 }
-        if !problems.isEmpty {
+        if latProblem != nil || lonProblem != nil {
+            let problems = [latProblem, lonProblem].compactMap { $0 }
             try sink.problem(line: line, "\(tag) " + problems.joined(separator: " and ") + "; point skipped")
         }
         guard let lat, let lon else { return }
