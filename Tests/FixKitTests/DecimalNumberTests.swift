@@ -103,6 +103,32 @@ struct DecimalNumberTests {
         #expect(failures == 0)
     }
 
+    /// Decimals of up to 15 significant digits, read by strtod (correctly rounded), at every
+    /// scale the 15-digit path takes and half of them just below 10^15, where the scaled
+    /// product's rounding is largest: each is written as its own digits, and as `description`
+    /// spells it.
+    @Test func fifteenDigitDecimalsKeepTheirDigits() {
+        var g = FixGenerator(seed: 15)
+        var failures = 0
+        for k in 0..<100_000 {
+            let bits = g.nextUInt()
+            let digits: UInt64 =
+                k % 2 == 0
+                ? 999_999_999_999_999 - bits % 1_000_000_000  // the top of the range
+                : 100_000_000_000_000 + bits % 900_000_000_000_000
+            let e10 = Int(bits >> 40 % 23) - 7  // 1e-7 to 1e15
+            let text = "\(digits)e\(e10 - 14)"
+            let v = text.withCString { strtod($0, nil) }
+            guard v < 1e15 else { continue }
+            let written = DecimalNumber.text(v)
+            if written != plain(v.description) || written.filter(\.isNumber).trimmingZeros != String(digits).trimmingZeros {
+                failures += 1
+                if failures <= 10 { Issue.record("\(text): written \(written), description \(v.description)") }
+            }
+        }
+        #expect(failures == 0)
+    }
+
     /// `description`'s text (`-1.25e-07`, `47.5`, `5.0`) in plain decimal notation, "5.0" as "5".
     func plain(_ description: String) -> String {
         var text = Substring(description)
@@ -212,5 +238,12 @@ struct DecimalNumberTests {
             for _ in 0..<e { five *= 5 }
             #expect(DecimalNumber.schubfachPowers[e] == five << UInt64(five.leadingZeroBitCount), "10^\(e)")
         }
+    }
+}
+
+extension String {
+    /// The digits without the zeros at either end (a decimal's significant digits).
+    fileprivate var trimmingZeros: String {
+        String(drop(while: { $0 == "0" }).reversed().drop(while: { $0 == "0" }).reversed())
     }
 }
