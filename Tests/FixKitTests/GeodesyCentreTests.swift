@@ -63,36 +63,41 @@ struct GeodesyCentreTests {
         #expect(wrong == 0, "\(wrong) of \(checked) wrong: \(first)")
     }
 
-    /// Fixes a few metres from the last one passed, against fixfilter's --min-move limits:
-    /// the move rule's case, at every latitude, with limits at the distance itself.
-    @Test func movesAtEveryLatitude() {
-        var r = FenceIndexBruteForceTests.Random(78)
+    /// Disagreements of a comparison with the measured distance over 20,000 centres at every
+    /// latitude, each with one fix offset by `spread` degrees (log-uniform) and a limit
+    /// chosen from the distance and the draw number.
+    static func disagreementsAtEveryLatitude(
+        seed: UInt64, spread: (Double, Double), limit: (Int, Double, inout FenceIndexBruteForceTests.Random) -> Double,
+        _ agrees: (Geodesy.Centre, (lat: Double, lon: Double), Double, Double) -> Bool
+    ) -> Int {
+        var r = FenceIndexBruteForceTests.Random(seed)
         var disagreements = 0
         for k in 0..<20000 {
             let c = (r.range(-89.9, 89.9), r.range(-180, 180))
             let centre = Geodesy.Centre(lat: c.0, lon: c.1)
-            let p = Self.fix(near: c, degrees: r.logRange(1e-8, 0.001), &r)
+            let p = Self.fix(near: c, degrees: r.logRange(spread.0, spread.1), &r)
             let d = Geodesy.distance(centre.point, lat: p.lat, lon: p.lon)
-            let limit = k % 4 == 0 ? d : r.logRange(0.1, 100)
-            if centre.isCloser(than: limit, lat: p.lat, lon: p.lon) != (d < limit) { disagreements += 1 }
+            if !agrees(centre, p, d, limit(k, d, &r)) { disagreements += 1 }
         }
-        #expect(disagreements == 0)
+        return disagreements
+    }
+
+    /// Fixes a few metres from the last one passed, against fixfilter's --min-move limits:
+    /// the move rule's case, at every latitude, with limits at the distance itself.
+    @Test func movesAtEveryLatitude() {
+        let wrong = Self.disagreementsAtEveryLatitude(
+            seed: 78, spread: (1e-8, 0.001), limit: { k, d, r in k % 4 == 0 ? d : r.logRange(0.1, 100) }
+        ) { centre, p, d, limit in centre.isCloser(than: limit, lat: p.lat, lon: p.lon) == (d < limit) }
+        #expect(wrong == 0)
     }
 
     /// A stay's fixes, tens of metres from the centre against limits of 50 m plus a hacc:
     /// the case visits asks millions of times, at every latitude.
     @Test func staysAtEveryLatitude() {
-        var r = FenceIndexBruteForceTests.Random(77)
-        var disagreements = 0
-        for _ in 0..<20000 {
-            let c = (r.range(-89.9, 89.9), r.range(-180, 180))
-            let centre = Geodesy.Centre(lat: c.0, lon: c.1)
-            let p = Self.fix(near: c, degrees: r.logRange(1e-7, 0.01), &r)
-            let limit = 50 + r.logRange(1, 2000)
-            let expected = Geodesy.distance(centre.point, lat: p.lat, lon: p.lon) <= limit
-            if centre.isWithin(limit, lat: p.lat, lon: p.lon) != expected { disagreements += 1 }
-        }
-        #expect(disagreements == 0)
+        let wrong = Self.disagreementsAtEveryLatitude(
+            seed: 77, spread: (1e-7, 0.01), limit: { _, _, r in 50 + r.logRange(1, 2000) }
+        ) { centre, p, d, limit in centre.isWithin(limit, lat: p.lat, lon: p.lon) == (d <= limit) }
+        #expect(wrong == 0)
     }
 
     /// NaN and infinite limits or positions: the comparison's answer (false for NaN), as

@@ -48,9 +48,16 @@ public enum Geodesy {
         let x: Double, y: Double, z: Double
 
         public init(lat: Double, lon: Double) {
+            let phi = lat * degrees
+            self.init(lat: lat, lon: lon, sinLat: sin(phi), cosLat: cos(phi))
+        }
+
+        /// The same from the sine and cosine of `lat · degrees`, already worked out.
+        @inline(__always)
+        init(lat: Double, lon: Double, sinLat sp: Double, cosLat cp: Double) {
             self.lat = lat
             self.lon = lon
-            (x, y, z) = Geodesy.ecef(lat, lon)
+            (x, y, z) = Geodesy.ecef(sp, cp, lon)
         }
     }
 
@@ -102,9 +109,13 @@ public enum Geodesy {
         /// 2 · 0.51 · a metres per squared radian, in degrees: twice the remainder's bound.
         static let remainder = 1.02 * WGS84.a * degrees * degrees
 
+        /// The point and its tangent plane from one sine and cosine of the latitude.
         public init(lat: Double, lon: Double) {
-            point = Point(lat: lat, lon: lon)
-            frame = LocalFrame(lat: lat, lon: lon)
+            let phi = lat * degrees
+            let sp = sin(phi)
+            let cp = cos(phi)
+            point = Point(lat: lat, lon: lon, sinLat: sp, cosLat: cp)
+            frame = LocalFrame(lat: lat, lon: lon, sinLat: sp, cosLat: cp)
         }
 
         /// `Geodesy.distance(point, lat: lat, lon: lon) <= limit`.
@@ -140,13 +151,11 @@ public enum Geodesy {
         }
     }
 
-    /// Earth-centred, Earth-fixed coordinates of a point on the ellipsoid, metres.
+    /// Earth-centred, Earth-fixed coordinates of a point on the ellipsoid, metres, from the
+    /// sine and cosine of its latitude.
     @inline(__always)
-    static func ecef(_ lat: Double, _ lon: Double) -> (x: Double, y: Double, z: Double) {
-        let phi = lat * degrees
+    static func ecef(_ sp: Double, _ cp: Double, _ lon: Double) -> (x: Double, y: Double, z: Double) {
         let lambda = lon * degrees
-        let sp = sin(phi)
-        let cp = cos(phi)
         let n = WGS84.a / (1 - WGS84.e2 * sp * sp).squareRoot()
         return (n * cp * cos(lambda), n * cp * sin(lambda), n * (1 - WGS84.e2) * sp)
     }

@@ -213,15 +213,20 @@ public struct LocalFrame: Sendable {
     let metresPerDegreeLon: Double
 
     public init(lat: Double, lon: Double) {
+        let phi = lat * .pi / 180
+        self.init(lat: lat, lon: lon, sinLat: sin(phi), cosLat: cos(phi))
+    }
+
+    /// The same from the sine and cosine of the latitude, already worked out
+    /// (`Geodesy.Centre`, whose Earth-centred point needs them too).
+    init(lat: Double, lon: Double, sinLat s: Double, cosLat c: Double) {
         lat0 = lat
         lon0 = lon
-        let phi = lat * .pi / 180
-        let s = sin(phi)
         let w2 = 1 - WGS84.e2 * s * s
         let n = WGS84.a / w2.squareRoot()
         let m = n * (1 - WGS84.e2) / w2
         metresPerDegreeLat = m * .pi / 180
-        metresPerDegreeLon = n * cos(phi) * .pi / 180
+        metresPerDegreeLon = n * c * .pi / 180
     }
 
     public func metres(lat: Double, lon: Double) -> (east: Double, north: Double) {
