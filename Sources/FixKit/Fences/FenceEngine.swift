@@ -8,8 +8,6 @@
 /// set, the refresh circle and the fences entered while unwatched.
 struct TraceFences {
     var states = FenceStates()
-    /// The next fix's states are written here, then the two swap: a fix allocates none.
-    var spareStates = FenceStates()
     var previous: FixPoint?
     var initialized = false
     /// The trace's number for the engine's `NearFences` (0 until its first fix).
@@ -25,8 +23,42 @@ struct TraceFences {
     var missedInside: [Int] = []
     /// The fences the last fix was inside of, kept for their storage (`findMissed`).
     var insideScratch: [Int] = []
-    /// The candidates of the last fix, kept for their storage: a fix allocates none.
-    var scratch: [(k: Int, d: Double, radius: Double, place: Int)] = []
+}
+
+/// What the engine reuses from fix to fix, whatever the trace (it processes one fix at a
+/// time): a fix's candidates, and the states it adds.
+final class FenceScratch {
+    struct Candidate {
+        var k: Int
+        var d: Double
+        var radius: Double
+        var place: Int
+    }
+
+    let candidates = ScratchBuffer<Candidate>()
+    let added = ScratchBuffer<FenceStates.Entry>()
+
+    /// Sorts the candidates by fence: a few as a rule, which an insertion sort orders in a
+    /// fraction of the standard sort's instructions; many (--trace with a huge σ) the standard
+    /// sort.
+    static func sortByFence(_ list: ScratchBuffer<Candidate>) {
+        if list.count > 32 {
+            // SAFETY: the buffer's `count` elements, sorted where they lie; nothing appends
+            // meanwhile.
+            var all = UnsafeMutableBufferPointer(mutating: list.elements)
+            all.sort { $0.k < $1.k }
+            return
+        }
+        for i in 1..<max(1, list.count) {
+            let e = list[i]
+            var j = i
+            while j > 0, list[j - 1].k > e.k {
+                list[j] = list[j - 1]
+                j -= 1
+            }
+            list[j] = e
+        }
+    }
 }
 
 /// Events for one fix, in the order they are written.
@@ -63,6 +95,7 @@ struct FenceEngine {
     let decisions: DecisionTable
     /// The fences near the trace the stream is on.
     let near = NearFences()
+    let scratch = FenceScratch()
 
     init(index: FenceIndex, settings: FenceRuleSettings, limit: Int?) {
         self.index = index
@@ -89,29 +122,130 @@ struct FenceEngine {
 
     /// One fix. `fences` receives each fence worth reporting in --trace (index, p, distance,
     /// inside), in index order; the events come back in order.
+    ///
+    /// The fences to evaluate are the candidates (where a quiet fence may change, and for
+    /// --trace all that may reach its threshold) and the fences whose state is kept, walked in
+    /// one merge in fence order. The kept states are updated where they lie (most fixes change
+    /// none, or only a dwell count), and the few fences that gain a state are merged in after.
+    /// What a fix rarely needs (a steady observation, --trace, an event, P itself) is in
+    /// functions of its own, so that the loop every fix runs stays small: with a million
+    /// fences it was the instruction cache, more than the instructions, that cost.
     func process(
         _ fix: FixPoint, trace state: inout TraceFences, fences report: ((Int, Double, Double, Bool) -> Void)? = nil
     ) -> [FenceEvent] {
         var events: [FenceEvent] = []
-        if !state.initialized {
-            state.initialized = true
-            state.serial = near.newSerial()
-            if settings.assumeInside, limit == nil {
-                // Every fence starts inside: all must be looked at until each has left.
-                for k in index.fences.indices {
-                    state.states.append(k, place: index.place(of: k), FenceState(inside: true))
-                }
-            }
-        }
+        if !state.initialized { start(&state) }
         let here = Geodesy.Point(lat: fix.lat, lon: fix.lon)
         if let limit { reselectIfNeeded(fix, at: here, limit: limit, state: &state, events: &events) }
 
-        // Fences to evaluate: those where a quiet fence may change (for --trace, also all that
-        // may reach its threshold), and those whose state is kept.
         let steady =
             settings.kind == .steady ? settings.observe(fix, previous: state.previous, pool: &state.still) : nil
         var (margin, minRadius) = acting.region(sigma: fix.sigma)
-        if report != nil {
+        if report != nil || steady != nil {
+            (margin, minRadius) = widened(margin, minRadius, fix, at: here, steady: steady, tracing: report != nil)
+        }
+        let candidates = scratch.candidates
+        candidates.removeAll()
+        forEachWithin(here, margin: margin, minRadius: minRadius, serial: state.serial) { k, d, radius, place in
+            if limit == nil || state.watched.contains(k) {
+                candidates.append(FenceScratch.Candidate(k: k, d: d, radius: radius, place: place))
+            }
+        }
+        if candidates.isEmpty, state.states.isEmpty {
+            if limit != nil { findMissed(fix, at: here, state: &state, events: &events) }
+            state.previous = fix
+            return events
+        }
+        if candidates.count > 1 { FenceScratch.sortByFence(candidates) }
+        let added = scratch.added
+        added.removeAll()
+        let previous = state.previous
+        let stillStretch = state.still.stretch
+        let stillActive = state.still.active
+        let watched = state.watched
+        state.states.withEntries { kept in
+            var c = 0
+            var m = 0
+            var w = 0
+            let n = kept.count
+            while c < candidates.count || m < n {
+                if m == n || (c < candidates.count && candidates[c].k < kept[m].key) {
+                    // A fence with no state: the quiet one, outside with no dwell.
+                    let f = candidates[c]
+                    c += 1
+                    var s = FenceState(inside: false)
+                    if evaluate(
+                        &s, f.k, f.d, f.radius, f.place, fix, previous: previous, steady: steady,
+                        still: (stillStretch, stillActive), report: report, events: &events)
+                    {
+                        added.append(FenceStates.Entry(key: f.k, place: f.place, state: s))
+                    }
+                    continue
+                }
+                let k = kept[m].key
+                let place = kept[m].place
+                let d: Double
+                let radius: Double
+                if c < candidates.count, candidates[c].k == k {
+                    d = candidates[c].d
+                    radius = candidates[c].radius
+                    c += 1
+                } else {
+                    assert(Int(index.originals[place]) == k, "a kept state's place is its fence's slot")
+                    // SAFETY: a kept state's place is its fence's slot, below the index's count.
+                    let slot = index.slots[place]
+                    d = index.distance(here, slot, k)
+                    radius = slot.radius
+                }
+                let i = m
+                m += 1
+                // Unwatched under a limit, or held inside with no dwell under way and surely not
+                // contradicted: the step would leave it as it is, so P is not needed (unless
+                // --trace prints it).
+                let keep =
+                    (limit != nil && !watched.contains(k))
+                    || (report == nil && steady == nil && kept[i].state.inside && kept[i].state.count == 0
+                        && acting.surelyInside(d, radius, fix.sigma))
+                    || evaluate(
+                        &kept[i].state, k, d, radius, place, fix, previous: previous, steady: steady,
+                        still: (stillStretch, stillActive), report: report, events: &events)
+                if keep {
+                    if w != i { kept[w] = kept[i] }
+                    w += 1
+                }
+            }
+            return w
+        }
+        if !added.isEmpty { state.states.insert(sorted: added) }
+        if limit != nil { findMissed(fix, at: here, state: &state, events: &events) }
+        state.previous = fix
+        return events
+    }
+
+    /// A trace's first fix: its number for `NearFences`, and under `--assume inside` (without a
+    /// limit) a state for every fence.
+    @inline(never)
+    private func start(_ state: inout TraceFences) {
+        state.initialized = true
+        state.serial = near.newSerial()
+        if settings.assumeInside, limit == nil {
+            // Every fence starts inside: all must be looked at until each has left.
+            for k in index.fences.indices {
+                state.states.append(k, place: index.place(of: k), FenceState(inside: true))
+            }
+        }
+    }
+
+    /// The region to search under --trace (every fence P may reach its threshold in) and under
+    /// the steady rule (as far as P can reach from the fix or the pooled position).
+    @inline(never)
+    private func widened(
+        _ margin: Double, _ minRadius: Double, _ fix: FixPoint, at here: Geodesy.Point, steady: SteadyObservation?,
+        tracing: Bool
+    ) -> (margin: Double, minRadius: Double) {
+        var margin = margin
+        var minRadius = minRadius
+        if tracing {
             margin = max(margin, FenceEngine.searchSigmas * fix.sigma + 1)
             minRadius = 0
         }
@@ -124,111 +258,70 @@ struct FenceEngine {
             margin = max(margin, reach)
             minRadius = 0
         }
-        var candidates: [(k: Int, d: Double, radius: Double, place: Int)] = []
-        swap(&candidates, &state.scratch)
-        candidates.removeAll(keepingCapacity: true)
-        defer { swap(&candidates, &state.scratch) }
-        forEachWithin(here, margin: margin, minRadius: minRadius, serial: state.serial) { k, d, radius, place in
-            if limit == nil || state.watched.contains(k) { candidates.append((k, d, radius, place)) }
+        return (margin, minRadius)
+    }
+
+    /// One fence's step for the fix: its state `s` (the quiet one for a fence without a kept
+    /// state) advanced by the rule, an event appended if it changed, and --trace's report.
+    /// Whether the state is to be kept: anything but the quiet one (outside, no dwell, nothing
+    /// pooled) is.
+    @inline(__always)
+    private func evaluate(
+        _ s: inout FenceState, _ k: Int, _ d: Double, _ radius: Double, _ place: Int, _ fix: FixPoint,
+        previous: FixPoint?, steady: SteadyObservation?, still: (stretch: Int, active: Bool),
+        report: ((Int, Double, Double, Bool) -> Void)?, events: inout [FenceEvent]
+    ) -> Bool {
+        let change: Bool?
+        var p = 0.0
+        if let steady {
+            (change, p) = steadyStep(&s, k, d, radius, place, fix, previous: previous, steady: steady)
+        } else if report == nil, let standIn = standIn(inside: s.inside, d, radius, fix.sigma) {
+            // The step reads P only against its threshold, so where a table or cheap bounds on
+            // P already settle that comparison, a value on the same side stands in; the exact P
+            // is worked out only for an event, which prints it.
+            change = settings.step(&s, p: standIn, distance: d, radius: radius, fix: fix, previous: previous)
+            if change != nil { p = InsideProbability.p(distance: d, radius: radius, sigma: fix.sigma) }
+        } else {
+            p = InsideProbability.p(distance: d, radius: radius, sigma: fix.sigma)
+            change = settings.step(&s, p: p, distance: d, radius: radius, fix: fix, previous: previous)
         }
-        if candidates.isEmpty, state.states.isEmpty {
-            if limit != nil { findMissed(fix, at: here, state: &state, events: &events) }
-            state.previous = fix
-            return events
+        if let change { record(change, &s, k, d, p, fix, events: &events) }
+        if let report, p >= FenceEngine.traceThreshold || s.inside { report(k, p, d, s.inside) }
+        // Only the quiet state (outside, no dwell, nothing pooled) is forgotten: fences that
+        // start inside under --assume are given their state when first seen.
+        if s.inside || s.count != 0 || s.enteredAt != nil { return true }
+        return s.settledStretch != nil && s.settledStretch == still.stretch && still.active
+    }
+
+    /// The steady rule's step: P from the fix, or from the pooled position of a user standing
+    /// still.
+    @inline(never)
+    private func steadyStep(
+        _ s: inout FenceState, _ k: Int, _ d: Double, _ radius: Double, _ place: Int, _ fix: FixPoint,
+        previous: FixPoint?, steady: SteadyObservation
+    ) -> (Bool?, Double) {
+        var p = InsideProbability.p(distance: d, radius: radius, sigma: fix.sigma)
+        if let pooled = steady.position {
+            p = InsideProbability.p(
+                distance: index.distance(pooled, index.slots[place], k), radius: radius, sigma: steady.sigma)
         }
-        if candidates.count > 1 { candidates.sort { $0.k < $1.k } }
-        // The candidates and the kept states, merged in fence order; the states kept after this
-        // fix are written to `next`.
-        var next = FenceStates()
-        swap(&next, &state.spareStates)
-        next.removeAll()
-        var c = 0
-        var m = 0
-        let keptCount = state.states.count
-        while c < candidates.count || m < keptCount {
-            let k: Int
-            let d: Double
-            // The fence's radius, and its place in the index's slots (where a kept state's
-            // distance reads the centre).
-            let radius: Double
-            let place: Int
-            // The kept state's place in `state.states`, or −1: read there, not copied out (a
-            // state is a hundred bytes, and most kept ones are only copied on to `next`).
-            let kept: Int
-            if m == keptCount || (c < candidates.count && candidates[c].k < state.states.key(m)) {
-                (k, d, radius, place) = candidates[c]
-                kept = -1
-                c += 1
-            } else if c == candidates.count || state.states.key(m) < candidates[c].k {
-                k = state.states.key(m)
-                place = state.states.entries[m].place
-                assert(Int(index.originals[place]) == k, "a kept state's place is its fence's slot")
-                let slot = index.slots[place]
-                d = index.distance(here, slot, k)
-                radius = slot.radius
-                kept = m
-                m += 1
-            } else {
-                (k, d, radius, place) = candidates[c]
-                kept = m
-                c += 1
-                m += 1
-            }
-            if limit != nil, !state.watched.contains(k) {
-                if kept >= 0 { next.append(state.states, at: kept) }
-                continue
-            }
-            // Held inside with no dwell under way, and surely not contradicted: the step would
-            // leave it as it is, so P is not needed (unless --trace prints it).
-            if report == nil, steady == nil, kept >= 0, state.states.entries[kept].state.inside,
-                state.states.entries[kept].state.count == 0, acting.surelyInside(d, radius, fix.sigma)
-            {
-                next.append(state.states, at: kept)
-                continue
-            }
-            var s = kept >= 0 ? state.states.entries[kept].state : FenceState(inside: false)
-            var p: Double
-            let change: Bool?
-            if let steady {
-                p = InsideProbability.p(distance: d, radius: radius, sigma: fix.sigma)
-                if let pooled = steady.position {
-                    p = InsideProbability.p(
-                        distance: index.distance(pooled, index.slots[place], k), radius: radius, sigma: steady.sigma)
-                }
-                change = settings.steadyStep(&s, p: p, observation: steady, fix: fix, previous: state.previous)
-            } else {
-                // The step reads P only against its threshold, so where a table or cheap bounds
-                // on P already settle that comparison, a value on the same side stands in; the
-                // exact P is worked out only for an event, which prints it (and for --trace,
-                // which prints every P).
-                let standIn = report == nil ? standIn(inside: s.inside, d, radius, fix.sigma) : nil
-                p = standIn ?? InsideProbability.p(distance: d, radius: radius, sigma: fix.sigma)
-                change = settings.step(&s, p: p, distance: d, radius: radius, fix: fix, previous: state.previous)
-                if change != nil, standIn != nil {
-                    p = InsideProbability.p(distance: d, radius: radius, sigma: fix.sigma)
-                }
-            }
-            if let change {
-                if change {
-                    s.enteredAt = fix.time
-                    events.append(.enter(k, distance: d, p: p))
-                } else {
-                    let duration = fix.time.flatMap { t in s.enteredAt.map { t.seconds - $0.seconds } }
-                    s.enteredAt = nil
-                    events.append(.exit(k, distance: d, p: p, duration: duration))
-                }
-            }
-            // Only the quiet state (outside, no dwell, nothing pooled) is forgotten: fences that
-            // start inside under --assume are given their state when first seen.
-            let settled = s.settledStretch != nil && s.settledStretch == state.still.stretch && state.still.active
-            if s.inside || s.count != 0 || settled || s.enteredAt != nil { next.append(k, place: place, s) }
-            if let report, p >= FenceEngine.traceThreshold || s.inside { report(k, p, d, s.inside) }
+        return (settings.steadyStep(&s, p: p, observation: steady, fix: fix, previous: previous), p)
+    }
+
+    /// An enter or exit: the event, and the time of the enter for the exit's duration.
+    @inline(never)
+    private func record(
+        _ entered: Bool, _ s: inout FenceState, _ k: Int, _ d: Double, _ p: Double, _ fix: FixPoint,
+        events: inout [FenceEvent]
+    ) {
+        if entered {
+            s.enteredAt = fix.time
+            events.append(.enter(k, distance: d, p: p))
+        } else {
+            let duration = fix.time.flatMap { t in s.enteredAt.map { t.seconds - $0.seconds } }
+            s.enteredAt = nil
+            events.append(.exit(k, distance: d, p: p, duration: duration))
         }
-        swap(&state.states, &next)
-        swap(&next, &state.spareStates)
-        if limit != nil { findMissed(fix, at: here, state: &state, events: &events) }
-        state.previous = fix
-        return events
     }
 
     /// Calls `body(k, d, radius, place)` for every fence k with d − radius ≤ `margin` (≤ 0 for the
@@ -318,10 +411,11 @@ struct FenceEngine {
         let reported = state.missedInside.count
         for k in inside where !state.watched.contains(k) && !state.missedInside[..<reported].contains(k) {
             state.missedInside.append(k)
-            let f = index.fences[k]
             let d = Geodesy.distance(here, index.centre(k))
             events.append(
-                .missed(k, distance: d, p: InsideProbability.p(distance: d, radius: f.radius, sigma: fix.sigma)))
+                .missed(
+                    k, distance: d, p: InsideProbability.p(distance: d, radius: index.fences[k].radius, sigma: fix.sigma)
+                ))
         }
         if state.missedInside.count > reported { state.missedInside.sort() }
     }

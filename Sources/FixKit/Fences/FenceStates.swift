@@ -1,9 +1,10 @@
 /// The fence states a trace keeps (the fences it is inside, and those with a dwell under way),
 /// ascending by fence: a few entries as a rule, which a fix walks in one merge with its
-/// candidates (also ascending) instead of a hash lookup each. Under `--assume inside` without
-/// a limit every fence starts with a state, in order, and the merge writes the next fix's
-/// states out of place, so that a million fences leaving at once cost one pass, not a
-/// removal each.
+/// candidates (also ascending) instead of a hash lookup each. The merge updates them in place
+/// (`withEntries`), moving the ones kept down over the ones dropped, so that a million fences
+/// leaving at once under `--assume inside` cost one pass, not a removal each, and a state kept
+/// unchanged is not copied at all; the fences that gain a state are merged in after
+/// (`insert(sorted:)`), which few fixes need.
 struct FenceStates {
     /// One fence's state, with its fence and its fence's place in the index's slots (where a
     /// distance to it reads the centre).
@@ -37,6 +38,39 @@ struct FenceStates {
 
     mutating func removeAll() {
         entries.removeAll(keepingCapacity: true)
+    }
+
+    /// Lends the entries for an update in place; `body` returns how many, from the first, are
+    /// kept (it moves those it keeps to the front, in order), and the rest are dropped.
+    @inline(__always)
+    mutating func withEntries(_ body: (UnsafeMutableBufferPointer<Entry>) -> Int) {
+        let n = entries.count
+        let kept = entries.withUnsafeMutableBufferPointer { body($0) }
+        if kept < n { entries.removeLast(n - kept) }
+    }
+
+    /// Merges in states for fences that have none, ascending by key like the entries: the new
+    /// ones appended, then the two runs merged from the back, in place.
+    @inline(never)
+    mutating func insert(sorted added: ScratchBuffer<Entry>) {
+        guard !added.isEmpty else { return }
+        let old = entries.count
+        entries.append(contentsOf: added.elements)
+        entries.withUnsafeMutableBufferPointer { e in
+            var i = old - 1  // the last of the old entries not yet placed
+            var a = added.count - 1  // the last of the added ones not yet placed
+            var w = e.count - 1
+            while a >= 0 {
+                if i >= 0, e[i].key > added[a].key {
+                    e[w] = e[i]
+                    i -= 1
+                } else {
+                    e[w] = added[a]
+                    a -= 1
+                }
+                w -= 1
+            }
+        }
     }
 
     /// The place of `k`, or where it would go.

@@ -25,8 +25,9 @@
 /// builds one, replacing the least recently used, when its trace's previous fix was the
 /// engine's last (a stream carries one trace for long runs); interleaved traces that find no
 /// list query the index as before, so memory does not grow with the traces. Where fences
-/// are dense the radius shrinks until the list holds at most `capacity` fences; where even
-/// `minimumRadius` holds more, the index is queried directly for the next `directFixes` fixes.
+/// are dense the radius shrinks until the list holds at most `capacity` fences (and the next
+/// build starts there); where even `minimumRadius` holds more, the index is queried directly
+/// for the next `directFixes` fixes.
 final class NearFences {
     struct Entry {
         var slot: FenceIndex.Slot
@@ -72,6 +73,8 @@ final class NearFences {
     @exclusivity(unchecked) private var recent = 0
     @exclusivity(unchecked) private var clock = 0
     @exclusivity(unchecked) private var direct = 0
+    /// The radius the next build probes first (`radius`, or less where fences are dense).
+    @exclusivity(unchecked) private var startRadius = NearFences.radius
     /// Lists built, for the tests.
     @exclusivity(unchecked) private(set) var builds = 0
     /// Every neighbourhood's entries, `capacity` places each: plain memory, so that serving a
@@ -142,7 +145,7 @@ final class NearFences {
             hoods.append(Neighbourhood(anchor: point, rho: 0, count: 0, used: 0))
         }
         found.removeAll(keepingCapacity: true)
-        var r = NearFences.radius
+        var r = startRadius
         index.forEachNear(point, within: r) { slot, k, place in
             let key =
                 FenceIndex.chordSquared(point, slot.x, slot.y, slot.z).squareRoot() - FenceIndex.reach(slot.radius)
@@ -156,6 +159,10 @@ final class NearFences {
                 return FenceIndex.chordSquared(point, e.slot.x, e.slot.y, e.slot.z) > reach * reach
             }
         }
+        // The next build starts at the radius this one kept, or a step wider if it holds few:
+        // where fences are dense, a build that started at 256 m probed twice the cubes of the
+        // 128 m list it kept (the area grows with the radius plus the fences' reach).
+        startRadius = found.count * 4 <= NearFences.capacity ? min(NearFences.radius, r * 2) : r
         if found.count > NearFences.capacity {
             // Too dense for a list: this place gives none. Its rho must cover no fix whatever
             // the margin: a fix's margin is negative, which widens what a rho covers, so 0 would

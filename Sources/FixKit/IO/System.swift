@@ -59,6 +59,30 @@ enum System {
         #endif
     }
 
+    /// Memory for `count` values of `T`, uninitialized, to be freed with `deallocate()`. A block
+    /// of 4 MiB or more is aligned to 2 MiB, rounded up to a multiple of it, and the kernel asked
+    /// to back it with transparent huge pages before anything is written to it: a first write
+    /// then faults in 2 MiB instead of 4 KiB. fencerule's index of a million fences writes
+    /// 150 MiB once; in 4 KiB pages that was 38,900 faults and a quarter of loading the fences
+    /// (sys 0.09 s of 0.40 s). Elsewhere (macOS, where there are no such pages to ask for) and
+    /// for smaller blocks, the usual allocation.
+    static func allocateLarge<T>(_: T.Type, capacity count: Int) -> UnsafeMutablePointer<T> {
+        #if os(Linux)
+            let huge = 2 << 20
+            let bytes = max(1, count) * MemoryLayout<T>.stride
+            if bytes >= 2 * huge, MemoryLayout<T>.alignment <= huge {
+                let rounded = (bytes + huge - 1) & ~(huge - 1)
+                // SAFETY: a fresh block of `rounded` bytes, aligned as asked; `madvise` only
+                // advises (its failure, with THP set to "never", changes nothing), and the block
+                // is bound to T once, before any use.
+                let raw = UnsafeMutableRawPointer.allocate(byteCount: rounded, alignment: huge)
+                _ = madvise(raw, rounded, MADV_HUGEPAGE)
+                return raw.bindMemory(to: T.self, capacity: count)
+            }
+        #endif
+        return UnsafeMutablePointer<T>.allocate(capacity: max(1, count))
+    }
+
     /// Seconds on the monotonic clock.
     static func monotonicSeconds() -> Double {
         var ts = timespec()
