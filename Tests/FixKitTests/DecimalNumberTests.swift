@@ -248,3 +248,54 @@ extension String {
         String(drop(while: { $0 == "0" }).reversed().drop(while: { $0 == "0" }).reversed())
     }
 }
+
+/// `DecimalNumber.shortPlain`, the one-word-a-part reading of coordinates and radii in the
+/// fences file, against strtod (Swift's `Double(String)`) and the general plain reader.
+struct ShortPlainNumberTests {
+    /// Reads `text` followed by `tail` (the bytes after the number in a file) with shortPlain.
+    func short(_ text: String, tail: String = ",\"lon\":8.0000000,\"radius\":100.0}") -> (Double?, Int) {
+        let bytes = Array((text + tail).utf8)
+        return bytes.withUnsafeBufferPointer { b in
+            var i = 0
+            let v = DecimalNumber.shortPlain(b.baseAddress!, at: &i, end: b.count)
+            return (v, i)
+        }
+    }
+
+    /// Every form it takes, one to seven digits each side, signs and the lone zero: the value
+    /// is strtod's, and the reader stops just after the number.
+    @Test func agreesWithStrtodOnEveryShortForm() {
+        var g = FixGenerator(seed: 4_2026)
+        for _ in 0..<200_000 {
+            let intDigits = 1 + Int(g.nextUInt() % 7)
+            let fracDigits = Int(g.nextUInt() % 8)
+            var text = g.nextUInt() % 2 == 0 ? "-" : ""
+            var whole = String(1 + g.nextUInt() % 9)
+            for _ in 1..<intDigits { whole += String(g.nextUInt() % 10) }
+            text += g.nextUInt() % 5 == 0 ? "0" : whole
+            if fracDigits > 0 { text += "." + (0..<fracDigits).map { _ in String(g.nextUInt() % 10) }.joined() }
+            let (v, end) = short(text)
+            #expect(v == Double(text), "\(text)")
+            #expect(end == text.utf8.count, "\(text)")
+        }
+    }
+
+    /// What it leaves to the general reader: nil, with the position unmoved.
+    @Test(arguments: [
+        "12345678.5", "1.12345678", "01.5", "-", "-.5", ".5", "1.", "1.5e3", "1E3", "1e-7", "x", "",
+        "00", "-01",
+    ])
+    func leavesTheRestToTheGeneralReader(_ text: String) {
+        let (v, end) = short(text)
+        #expect(v == nil, "\(text)")
+        #expect(end == 0, "\(text)")
+    }
+
+    /// Within sixteen bytes of the end it reads nothing (the words would pass it).
+    @Test func neverReadsPastTheEnd() {
+        let (v, end) = short("47.3440803", tail: "}")
+        #expect(v == nil && end == 0)
+        let (w, wend) = short("47.3440803", tail: "}" + String(repeating: " ", count: 6))
+        #expect(w == 47.3440803 && wend == 10)
+    }
+}

@@ -230,7 +230,7 @@ struct FenceEngine {
         state.serial = near.newSerial()
         if settings.assumeInside, limit == nil {
             // Every fence starts inside: all must be looked at until each has left.
-            for k in index.fences.indices {
+            for k in index.table.indices {
                 state.states.append(k, place: index.place(of: k), FenceState(inside: true))
             }
         }
@@ -414,7 +414,7 @@ struct FenceEngine {
             let d = Geodesy.distance(here, index.centre(k))
             events.append(
                 .missed(
-                    k, distance: d, p: InsideProbability.p(distance: d, radius: index.fences[k].radius, sigma: fix.sigma)
+                    k, distance: d, p: InsideProbability.p(distance: d, radius: index.table.radius[k], sigma: fix.sigma)
                 ))
         }
         if state.missedInside.count > reported { state.missedInside.sort() }

@@ -16,27 +16,39 @@ extension FenceFile {
 
     /// The first pair of fences (by the later one's place) that share an id. Ids are hashed
     /// (FNV-1a) and the hashes radix-sorted with the fence numbers, so a million ids need no
-    /// dictionary; equal hashes are confirmed on the strings.
-    static func firstDuplicate(_ fences: [Fence], hashes: [UInt64]? = nil) -> (Int, Int)? {
-        guard fences.count > 1, fences.count <= FenceIndex.capacity else { return nil }
-        var keys: [UInt64]
-        if let hashes, hashes.count == fences.count {
-            keys = hashes.enumerated().map { k, h in (h << 24) | UInt64(k) }
+    /// dictionary; equal hashes are confirmed on the ids' bytes.
+    static func firstDuplicate(_ fences: [Fence]) -> (Int, Int)? {
+        firstDuplicate(FenceTable(fences))
+    }
+
+    static func firstDuplicate(_ fences: [Fence], hashes: [UInt64]) -> (Int, Int)? {
+        hashes.withUnsafeBufferPointer { firstDuplicate(FenceTable(fences), hashes: $0) }
+    }
+
+    static func firstDuplicate(_ table: FenceTable, hashes: UnsafeBufferPointer<UInt64>? = nil) -> (Int, Int)? {
+        let n = table.count
+        guard n > 1, n <= FenceIndex.capacity else { return nil }
+        // 40 bits of hash, 24 of fence number.
+        // SAFETY: n keys, each written below before the sort reads them; freed on return.
+        let keys = System.allocateLarge(UInt64.self, capacity: n)
+        defer { keys.deallocate() }
+        if let hashes, hashes.count == n {
+            for k in 0..<n { keys[k] = (hashes[k] << 24) | UInt64(k) }
         } else {
-            keys = fences.enumerated().map { k, f in (idHash(f.id) << 24) | UInt64(k) }  // 40 bits of hash, 24 of fence number
+            for k in 0..<n { keys[k] = (table.withID(k) { idHash($0) } << 24) | UInt64(k) }
         }
         // On the hash bits alone: the sort is stable, so equal hashes stay in fence order.
-        FenceIndex.radixSort(&keys, fromBit: 24)
+        FenceIndex.radixSort(keys: keys, values: nil, count: n, fromBit: 24)
         var best: (Int, Int)?
         var i = 0
-        while i < keys.count {
+        while i < n {
             var j = i + 1
-            while j < keys.count, keys[j] >> 24 == keys[i] >> 24 { j += 1 }
+            while j < n, keys[j] >> 24 == keys[i] >> 24 { j += 1 }
             if j - i > 1 {
                 // Same hash: compare the ids within the group.
-                let group = keys[i..<j].map { Int($0 & 0xFF_FFFF) }
+                let group = (i..<j).map { Int(keys[$0] & 0xFF_FFFF) }
                 for a in 0..<group.count {
-                    for b in (a + 1)..<group.count where fences[group[a]].id == fences[group[b]].id {
+                    for b in (a + 1)..<group.count where table.sameID(group[a], group[b]) {
                         let pair = (min(group[a], group[b]), max(group[a], group[b]))
                         if best.map({ pair.1 < $0.1 }) ?? true { best = pair }
                     }

@@ -14,6 +14,11 @@
 /// duplicate id, a geometry that is not a Point.
 public enum FenceFile {
     public static func load(path: String) throws(OptionFileError) -> [Fence] {
+        try loadTable(path: path).fences
+    }
+
+    /// The same as columns (`FenceTable`): what fencerule keeps of a million fences.
+    public static func loadTable(path: String) throws(OptionFileError) -> FenceTable {
         // A regular file is mapped rather than read: a million fences are 67 MB, which a read
         // first zeroes and then copies, page fault by page fault.
         if path != "-", let file = MappedFile(path: path) {
@@ -26,7 +31,10 @@ public enum FenceFile {
         } catch {
             throw OptionFileError("cannot read --fences \(shownPath(path)): \(String(cString: strerror(error.errno)))")
         }
-        return try parse(bytes, name: shownPath(path))
+        // SAFETY: `bytes`' storage, lent for the call, which keeps no pointer to it.
+        return try bytes.withUnsafeBufferPointer { buffer throws(OptionFileError) in
+            try parse(buffer: buffer, name: shownPath(path))
+        }
     }
 
     /// Parses the file's bytes (after a byte order mark, if any). The array (or the
@@ -35,23 +43,23 @@ public enum FenceFile {
     public static func parse(_ bytes: [UInt8], name: String) throws(OptionFileError) -> [Fence] {
         // SAFETY: `bytes`' storage, lent for the call, which keeps no pointer to it.
         try bytes.withUnsafeBufferPointer { buffer throws(OptionFileError) in try parse(buffer: buffer, name: name) }
+            .fences
     }
 
-    static func parse(buffer file: UnsafeBufferPointer<UInt8>, name: String) throws(OptionFileError) -> [Fence] {
+    static func parse(buffer file: UnsafeBufferPointer<UInt8>, name: String) throws(OptionFileError) -> FenceTable {
         // A byte order mark at the start, as Windows editors write, is not part of the JSON.
         let bom = utf8ByteOrderMark.count
         let bytes = file.starts(with: utf8ByteOrderMark) ? UnsafeBufferPointer(rebasing: file.dropFirst(bom)) : file
-        let read = ReadFences()
-        read.fences.reserveCapacity(bytes.count / 48)  // a plain fence takes about 60 bytes
-        read.hashes.reserveCapacity(bytes.count / 48)
+        // A plain fence takes about 60 bytes, its id about 10; pages reserved and never
+        // written cost nothing.
+        let read = ReadFences(capacity: bytes.count / 48, idBytes: bytes.count / 5)
         // Each element becomes a fence or an error; parsing stops at the first error. Duplicate
         // ids are looked for once, at the end, whichever reader read the fences.
         func add(_ item: JSONValue, _ k: Int, geoJSON: Bool) -> OptionFileError? {
             do throws(OptionFileError) {
                 let properties = geoJSON ? (item["properties"] ?? .object([])) : item
                 let f = try fence(item, properties: properties, at: k, name: name, geoJSON: geoJSON)
-                read.fences.append(f)
-                read.hashes.append(idHash(f.id))
+                read.append(f)
                 return nil
             } catch {
                 return error
@@ -75,11 +83,7 @@ public enum FenceFile {
                     var walk = JSONWalk()
                     while let k = try s.nextElement(&walk) {
                         let at = s.position
-                        if let (f, hash) = quickFence(&s) {
-                            read.fences.append(f)
-                            read.hashes.append(hash)
-                            continue
-                        }
+                        if quickFence(&s, into: read) { continue }
                         s.position = at
                         if let e = add(try JSONValue.value(&s, depth: 1), k, geoJSON: false) { return e }
                     }
@@ -115,13 +119,13 @@ public enum FenceFile {
             }
         }()
         if let failure { throw failure }
-        let fences = read.fences
-        if let (first, second) = firstDuplicate(fences, hashes: read.hashes) {
+        let table = read.table.finish()
+        if let (first, second) = firstDuplicate(table, hashes: read.hashes.elements) {
             throw OptionFileError(
-                "--fences \(name): fence \(second + 1) has the id \(fences[second].id.debugDescription) of fence \(first + 1): ids must be unique"
+                "--fences \(name): fence \(second + 1) has the id \(table.id(second).debugDescription) of fence \(first + 1): ids must be unique"
             )
         }
-        return fences
+        return table
     }
 
     /// What `parse` has read: the fences, and each one's id hashed for the duplicate check
@@ -129,103 +133,108 @@ public enum FenceFile {
     /// properties, because the reading closures share it: as captured local variables, each
     /// append paid a run-time exclusivity check (about 190 instructions a fence).
     final class ReadFences {
-        // Unchecked: only `parse` appends to them, one element at a time, never re-entering.
-        @exclusivity(unchecked) var fences: [Fence] = []
-        @exclusivity(unchecked) var hashes: [UInt64] = []
+        let table: FenceTable.Builder
+        let hashes: ScratchBuffer<UInt64>
+
+        init(capacity: Int, idBytes: Int) {
+            table = FenceTable.Builder(capacity: capacity, idBytes: idBytes)
+            hashes = ScratchBuffer(capacity: capacity)
+        }
+
+        func append(_ f: Fence) {
+            table.append(f)
+            hashes.append(idHash(f.id))
+        }
     }
 
     /// `{"id":"…","lat":…,"lon":…,"radius":…}` with the members in any order, string id, no
     /// escapes, valid values: the common case, read byte by byte without building JSON values
-    /// or going through the scanner's general calls. Nil for anything else, which the general
-    /// reader then reads and, if wrong, explains. On success the scanner is after the object.
-    /// The id's hash (`idHash`) comes with it.
-    static func quickFence(_ s: inout JSONScanner) -> (Fence, UInt64)? {
-        guard let base = s.bytes.baseAddress else { return nil }
+    /// or going through the scanner's general calls, and added to `read` with its id's hash
+    /// (`idHash`). False for anything else, which the general reader then reads and, if wrong,
+    /// explains. On success the scanner is after the object.
+    static func quickFence(_ s: inout JSONScanner, into read: ReadFences) -> Bool {
+        guard let base = s.bytes.baseAddress else { return false }
         var b = QuickBytes(base: base, count: s.bytes.count, at: s.position)
         b.skipSpace()
         let start = b.i
-        if let (f, hash) = compactFence(&b) {
+        if compactFence(&b, into: read) {
             s.position = b.i
-            return (f, hash)
+            return true
         }
         b.i = start
-        guard b.take(UInt8(ascii: "{")) else { return nil }
-        var id: String?
-        var hash: UInt64 = 0
+        guard b.take(UInt8(ascii: "{")) else { return false }
+        var id: UnsafeBufferPointer<UInt8>?
         var lat = Double.nan
         var lon = Double.nan
         var radius = Double.nan
         while true {
             b.skipSpace()
-            guard let k = b.plainString() else { return nil }
+            guard let k = b.plainString() else { return false }
             b.skipSpace()
-            guard b.take(UInt8(ascii: ":")) else { return nil }
+            guard b.take(UInt8(ascii: ":")) else { return false }
             b.skipSpace()
             let c0 = k.count > 0 ? k[0] : 0
             if k.count == 2, c0 == UInt8(ascii: "i"), k[1] == UInt8(ascii: "d") {
-                guard id == nil, let text = b.plainString() else { return nil }
-                (id, hash) = fenceID(text)
+                guard id == nil, let text = b.plainString() else { return false }
+                id = text
             } else if k.count == 3, c0 == UInt8(ascii: "l"), k[1] == UInt8(ascii: "a"), k[2] == UInt8(ascii: "t") {
-                guard let v = b.number() else { return nil }
+                guard let v = b.number() else { return false }
                 lat = v
             } else if k.count == 3, c0 == UInt8(ascii: "l"), k[1] == UInt8(ascii: "o"), k[2] == UInt8(ascii: "n") {
-                guard let v = b.number() else { return nil }
+                guard let v = b.number() else { return false }
                 lon = v
             } else if k.count == 6, let kb = k.baseAddress, memcmpBytes(kb, ("radius" as StaticString).utf8Start, 6) {
-                guard let v = b.number() else { return nil }
+                guard let v = b.number() else { return false }
                 radius = v
             } else {
                 s.position = b.i
                 do throws(JSONSyntaxError) {
                     try s.skipValue()
                 } catch {
-                    return nil
+                    return false
                 }
                 b.i = s.position
             }
             b.skipSpace()
             if b.take(UInt8(ascii: "}")) { break }
-            guard b.take(UInt8(ascii: ",")) else { return nil }
+            guard b.take(UInt8(ascii: ",")) else { return false }
         }
-        guard let id, lat >= -90, lat <= 90, lon >= -180, lon <= 180, radius >= 0 else { return nil }
+        guard let id, lat >= -90, lat <= 90, lon >= -180, lon <= 180, radius >= 0 else { return false }
         s.position = b.i
-        return (Fence(id: id, lat: lat, lon: lon, radius: radius), hash)
+        add(id: id, lat: lat, lon: lon, radius: radius, to: read)
+        return true
     }
 
     /// `{"id":"…","lat":…,"lon":…,"radius":…}` exactly so, with no white space: the form
     /// programs write (and `bench/gen_fences.py`), read with a word compare per key instead of
-    /// `quickFence`'s member loop. Nil for anything else, and `quickFence` reads it as before.
+    /// `quickFence`'s member loop. False for anything else, and `quickFence` reads it as before.
     @inline(__always)
-    static func compactFence(_ b: inout QuickBytes) -> (Fence, UInt64)? {
+    static func compactFence(_ b: inout QuickBytes, into read: ReadFences) -> Bool {
         // The keys' bytes as little-endian words: `{"id":`, `,"lat":`, `,"lon":`, `,"radius` and
         // `":` (`FenceFileTests` checks them against the strings).
-        guard b.take(word: QuickBytes.idKey, length: 6), let text = b.plainString() else { return nil }
-        let (id, hash) = fenceID(text)
-        guard b.take(word: QuickBytes.latKey, length: 7), let lat = b.number(),
+        guard b.take(word: QuickBytes.idKey, length: 6), let id = b.plainString(),
+            b.take(word: QuickBytes.latKey, length: 7), let lat = b.number(),
             b.take(word: QuickBytes.lonKey, length: 7), let lon = b.number(),
             b.take(word: QuickBytes.radiusKey, length: 8), b.take(word: QuickBytes.radiusEnd, length: 2),
             let radius = b.number(), b.take(UInt8(ascii: "}")),
             lat >= -90, lat <= 90, lon >= -180, lon <= 180, radius >= 0
-        else { return nil }
-        return (Fence(id: id, lat: lat, lon: lon, radius: radius), hash)
+        else { return false }
+        add(id: id, lat: lat, lon: lon, radius: radius, to: read)
+        return true
     }
 
-    /// A fence's id from its bytes (no escapes), and its hash (`idHash`).
+    /// Adds a fence whose id is these bytes (no escapes) to `read`, with the id's hash: the
+    /// bytes themselves where they are ASCII, else the UTF-8 of the string they decode to
+    /// (invalid sequences repaired, as every other string of the file is).
     @inline(__always)
-    static func fenceID(_ text: UnsafeBufferPointer<UInt8>) -> (String, UInt64) {
-        let ascii = text.allSatisfy { $0 < 0x80 }
-        if ascii, text.count <= 15, let t = text.baseAddress {
-            // A short ASCII id: a small string, made without UTF-8 repair; its bytes are its UTF-8.
-            let id = String(unsafeUninitializedCapacity: text.count) { buffer in
-                guard let base = buffer.baseAddress else { return 0 }
-                base.update(from: t, count: text.count)
-                return text.count
-            }
-            return (id, idHash(text))
+    static func add(id text: UnsafeBufferPointer<UInt8>, lat: Double, lon: Double, radius: Double, to read: ReadFences)
+    {
+        if JSONByte.isASCII(text) {
+            read.table.append(id: text, lat: lat, lon: lon, radius: radius)
+            read.hashes.append(idHash(text))
+        } else {
+            read.append(Fence(id: String(decoding: text, as: UTF8.self), lat: lat, lon: lon, radius: radius))
         }
-        // The bytes are the string's own UTF-8 unless decoding repaired them.
-        let id = String(decoding: text, as: UTF8.self)
-        return (id, ascii ? idHash(text) : idHash(id))
     }
 
     /// The cursor of `quickFence`: the file's bytes and a position, read without the
@@ -296,6 +305,7 @@ public enum FenceFile {
         /// bytes.
         @inline(__always)
         mutating func number() -> Double? {
+            if let v = DecimalNumber.shortPlain(base, at: &i, end: count) { return v }
             if let v = DecimalNumber.plainJSON(base, at: &i, end: count) { return v }
             let start = i
             _ = take(UInt8(ascii: "-"))

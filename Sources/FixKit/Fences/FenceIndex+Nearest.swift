@@ -11,9 +11,9 @@ extension FenceIndex {
     ///   not a search radius grown until it holds enough, which far from every fence costs
     ///   all of them.
     public func nearestEdges(lat: Double, lon: Double, count: Int) -> [(index: Int, edge: Double)] {
-        guard count > 0, !fences.isEmpty else { return [] }
+        guard count > 0, !table.isEmpty else { return [] }
         let point = Geodesy.Point(lat: lat, lon: lon)
-        if count >= fences.count {
+        if count >= table.count {
             // Every fence, from its slot (no centre worked out again).
             return (0..<fenceCount).map { i -> (index: Int, edge: Double) in
                 let k = Int(originals[i])
@@ -87,7 +87,7 @@ extension FenceIndex {
 
     @inline(__always)
     func edgeDistance(_ k: Int, _ point: Geodesy.Point) -> Double {
-        Geodesy.distance(centre(k), point) - fences[k].radius
+        Geodesy.distance(centre(k), point) - table.radius[k]
     }
 
     /// The same from k's slot: `Geodesy.distance(centre, point)` without the centre's
@@ -96,7 +96,7 @@ extension FenceIndex {
     @inline(__always)
     func edgeDistance(_ k: Int, _ c: Slot, _ point: Geodesy.Point) -> Double {
         let d = Geodesy.distance(
-            chordSquared: FenceIndex.chordSquared(point, c.x, c.y, c.z), lat1: fences[k].lat, lon1: fences[k].lon,
+            chordSquared: FenceIndex.chordSquared(point, c.x, c.y, c.z), lat1: table.lat[k], lon1: table.lon[k],
             lat2: point.lat, lon2: point.lon)
         return d - c.radius
     }

@@ -29,7 +29,7 @@
 /// This file builds the index; the queries are in `FenceIndex+Within.swift` (the fences within
 /// a margin of a point) and `FenceIndex+Nearest.swift` (the nearest edges, for `--limit`).
 public final class FenceIndex {
-    public let fences: [Fence]
+    public let table: FenceTable
     /// The levels that hold fences, smallest cubes first. Trivial values: a query reads them
     /// without reference counting.
     let levels: [Level]
@@ -119,25 +119,28 @@ public final class FenceIndex {
         Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
     }
 
-    public init(_ fences: [Fence]) {
-        precondition(fences.count <= FenceIndex.capacity, "FenceIndex holds at most 2^24 fences")
-        self.fences = fences
-        let n = fences.count
+    public convenience init(_ fences: [Fence]) {
+        self.init(FenceTable(fences))
+    }
+
+    public init(_ table: FenceTable) {
+        precondition(table.count <= FenceIndex.capacity, "FenceIndex holds at most 2^24 fences")
+        self.table = table
+        let n = table.count
         fenceCount = n
         // Each fence's level, counted per level, so that each level's fences take their own
         // stretch of the index's order, in file order, to be sorted there by their cube's key.
         var levelOf = [UInt8](repeating: 0, count: n)
         var levelStart = [Int](repeating: 0, count: FenceIndex.levelCount + 1)
         var maxRadius = [Double](repeating: -1, count: FenceIndex.levelCount)
-        // SAFETY: `fences`' storage, lent for the closure only; k < n = fences.count.
-        fences.withUnsafeBufferPointer { fs in
-            for k in 0..<n {
-                let radius = fs[k].radius  // not the whole Fence: that retains its id
-                let level = FenceIndex.level(for: radius)
-                levelOf[k] = UInt8(level)
-                levelStart[level + 1] += 1
-                maxRadius[level] = max(maxRadius[level], radius)
-            }
+        // The table's columns, valid while it is (the index holds it); k < n = table.count.
+        let (lats, lons, radii) = (table.lat, table.lon, table.radius)
+        for k in 0..<n {
+            let radius = radii[k]
+            let level = FenceIndex.level(for: radius)
+            levelOf[k] = UInt8(level)
+            levelStart[level + 1] += 1
+            maxRadius[level] = max(maxRadius[level], radius)
         }
         for level in 0..<FenceIndex.levelCount { levelStart[level + 1] += levelStart[level] }
         // Each fence's slot in file order, its Earth-centred coordinates worked out once, and
@@ -146,28 +149,25 @@ public final class FenceIndex {
         // n entries of each is written below (`unsorted` at each k < n, `keys` and `order` once for
         // each fence, at its level's `fill`, which stays inside its level's stretch of `levelStart`)
         // before any is read.
-        let unsorted = UnsafeMutablePointer<Slot>.allocate(capacity: max(1, n))
-        let keys = UnsafeMutablePointer<UInt64>.allocate(capacity: max(1, n))
-        let order = UnsafeMutablePointer<UInt32>.allocate(capacity: max(1, n))
+        let unsorted = System.allocateLarge(Slot.self, capacity: n)
+        let keys = System.allocateLarge(UInt64.self, capacity: n)
+        let order = System.allocateLarge(UInt32.self, capacity: n)
         defer {
             unsorted.deallocate()
             keys.deallocate()
             order.deallocate()
         }
         var fill = levelStart
-        // SAFETY: `fences`' storage, lent for the closure only; k < n = fences.count.
-        fences.withUnsafeBufferPointer { fs in
-            for k in 0..<n {
-                let level = Int(levelOf[k])
-                let cell = FenceIndex.cellSize(level)
-                let c = Geodesy.Point(lat: fs[k].lat, lon: fs[k].lon)
-                let at = fill[level]
-                fill[level] += 1
-                keys[at] = FenceIndex.morton(
-                    FenceIndex.cube(c.x, cell), FenceIndex.cube(c.y, cell), FenceIndex.cube(c.z, cell))
-                order[at] = UInt32(k)
-                (unsorted + k).initialize(to: Slot(x: c.x, y: c.y, z: c.z, radius: fs[k].radius))
-            }
+        for k in 0..<n {
+            let level = Int(levelOf[k])
+            let cell = FenceIndex.cellSize(level)
+            let c = Geodesy.Point(lat: lats[k], lon: lons[k])
+            let at = fill[level]
+            fill[level] += 1
+            keys[at] = FenceIndex.morton(
+                FenceIndex.cube(c.x, cell), FenceIndex.cube(c.y, cell), FenceIndex.cube(c.z, cell))
+            order[at] = UInt32(k)
+            (unsorted + k).initialize(to: Slot(x: c.x, y: c.y, z: c.z, radius: radii[k]))
         }
         levelOf = []
         // Sorted by key within each level (stable: a cube's fences stay in file order), the
@@ -176,11 +176,15 @@ public final class FenceIndex {
         // SAFETY: the index's own buffers (see the stored properties): entry e is initialized once,
         // below, as the sort of its level reaches it; every e in 0..<n is some level's, and every
         // order[e] a fence number k < n.
-        let slots = UnsafeMutablePointer<Slot>.allocate(capacity: max(1, n))
-        let originals = UnsafeMutablePointer<UInt32>.allocate(capacity: max(1, n))
+        let slots = System.allocateLarge(Slot.self, capacity: n)
+        let originals = System.allocateLarge(UInt32.self, capacity: n)
         self.slots = slots
         self.originals = originals
-        var cubeList: [Cube] = []
+        // SAFETY: the index's cubes, at most one a fence: the first `cubeCount` initialized below,
+        // in order, each once.
+        let cubes = System.allocateLarge(Cube.self, capacity: n)
+        self.cubes = cubes
+        var cubeCount = 0
         var built: [Level] = []
         var bucketCount = 0
         for level in 0..<FenceIndex.levelCount where levelStart[level] < levelStart[level + 1] {
@@ -191,7 +195,7 @@ public final class FenceIndex {
                 (slots + e).initialize(to: unsorted[Int(order[e])])
                 (originals + e).initialize(to: order[e])
             }
-            let firstCube = cubeList.count
+            let firstCube = cubeCount
             var m = first
             while m < end {
                 let key = keys[m]
@@ -211,29 +215,25 @@ public final class FenceIndex {
                     slots[b] = slot
                     originals[b] = original
                 }
-                cubeList.append(Cube(key: key, start: UInt32(m), end: UInt32(e)))
+                (cubes + cubeCount).initialize(to: Cube(key: key, start: UInt32(m), end: UInt32(e)))
+                cubeCount += 1
                 m = e
             }
-            let count = cubeList.count - firstCube
+            let count = cubeCount - firstCube
             var size = 2
             while size < 2 * count { size <<= 1 }
             built.append(
                 Level(
                     cell: FenceIndex.cellSize(level), maxRadius: maxRadius[level],
                     reach: FenceIndex.reach(maxRadius[level]), firstCube: firstCube,
-                    endCube: cubeList.count, firstBucket: bucketCount, mask: size - 1))
+                    endCube: cubeCount, firstBucket: bucketCount, mask: size - 1))
             bucketCount += size
         }
-        cubeTotal = cubeList.count
-        // SAFETY: the index's cubes, one for each of `cubeList`, all initialized here.
-        let cubes = UnsafeMutablePointer<Cube>.allocate(capacity: max(1, cubeList.count))
-        for (c, cube) in cubeList.enumerated() { (cubes + c).initialize(to: cube) }
-        cubeList = []
-        self.cubes = cubes
+        cubeTotal = cubeCount
         // SAFETY: every level's hash table, each `mask + 1` entries from its `firstBucket`, all
         // initialized to 0 (empty) at once; a probe is masked, so it stays in its level's table, and
         // each table has at least twice as many entries as cubes, so a free bucket is always found.
-        let buckets = UnsafeMutablePointer<UInt32>.allocate(capacity: max(1, bucketCount))
+        let buckets = System.allocateLarge(UInt32.self, capacity: bucketCount)
         buckets.initialize(repeating: 0, count: max(1, bucketCount))
         self.buckets = buckets
         for level in built {
@@ -259,11 +259,13 @@ public final class FenceIndex {
 
     static func cellSize(_ level: Int) -> Double { baseCell * Double(1 << level) }
 
-    /// The cube number of an ECEF coordinate, clamped to the 18 bits a key holds.
+    /// The cube number of an ECEF coordinate, clamped to the 18 bits a key holds. The clamped
+    /// quotient is at least 0, where converting it (which truncates) rounds down: the same
+    /// number as clamping its floor, without a call to `floor` (the x86-64 baseline has no
+    /// rounding instruction), and NaN, which `max` turns into 0, still comes out 0.
     @inline(__always)
     static func cube(_ v: Double, _ cell: Double) -> UInt32 {
-        let c = ((v + offset) / cell).rounded(.down)
-        return UInt32(min(262_143, max(0, c)))
+        UInt32(min(262_143, max(0, (v + offset) / cell)))
     }
 
     /// The cubes (per axis, first and last) of the box `point` ± `within` chord metres.
@@ -323,7 +325,7 @@ public final class FenceIndex {
     }
 
     /// Fence k's centre, worked out again (the index keeps it in k's slot only).
-    func centre(_ k: Int) -> Geodesy.Point { Geodesy.Point(lat: fences[k].lat, lon: fences[k].lon) }
+    func centre(_ k: Int) -> Geodesy.Point { Geodesy.Point(lat: table.lat[k], lon: table.lon[k]) }
 
     /// The place of fence k's slot: what `FenceStates` keeps with a state the engine gives a
     /// fence it has not found through the index (`--assume inside`). The inverse of
@@ -344,10 +346,14 @@ public final class FenceIndex {
         distance(point, k, chordSquared: FenceIndex.chordSquared(point, c.x, c.y, c.z))
     }
 
+    /// The fence's latitude and longitude are read only past 50 km, where the distance is not
+    /// the chord: a million fences' columns are megabytes, and most reads of them missed the
+    /// cache.
     @inline(__always)
     func distance(_ point: Geodesy.Point, _ k: Int, chordSquared: Double) -> Double {
-        Geodesy.distance(
-            chordSquared: chordSquared, lat1: point.lat, lon1: point.lon, lat2: fences[k].lat, lon2: fences[k].lon)
+        Geodesy.distance(chordSquared: chordSquared) {
+            Geodesy.far(lat1: point.lat, lon1: point.lon, lat2: table.lat[k], lon2: table.lon[k])
+        }
     }
 
     /// How many occupied cubes the levels hold (each fence is kept once).

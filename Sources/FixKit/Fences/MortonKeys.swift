@@ -130,8 +130,8 @@ extension FenceIndex {
         // SAFETY: the other half of each pass, n entries (n values too when paired), freed by the
         // `defer`; each pass writes all n before the next reads them, at places the prefix sums of
         // `counts` give, which are a permutation of 0..<n. The caller's `a` and `v` hold n entries.
-        let scratch = UnsafeMutablePointer<UInt64>.allocate(capacity: n)
-        let scratchValues = v == nil ? nil : UnsafeMutablePointer<UInt32>.allocate(capacity: n)
+        let scratch = System.allocateLarge(UInt64.self, capacity: n)
+        let scratchValues = v == nil ? nil : System.allocateLarge(UInt32.self, capacity: n)
         defer {
             scratch.deallocate()
             scratchValues?.deallocate()

@@ -76,9 +76,15 @@ public enum Geodesy {
     /// the chord under 50 km, the far formula beyond. The one place that threshold is applied.
     @inline(__always)
     static func distance(chordSquared: Double, lat1: Double, lon1: Double, lat2: Double, lon2: Double) -> Double {
+        distance(chordSquared: chordSquared) { far(lat1: lat1, lon1: lon1, lat2: lat2, lon2: lon2) }
+    }
+
+    /// The same with the far formula's coordinates fetched only when needed.
+    @inline(__always)
+    static func distance(chordSquared: Double, far: () -> Double) -> Double {
         let chord = chordSquared.squareRoot()
         if chord < 50_000 { return chord }
-        return far(lat1: lat1, lon1: lon1, lat2: lat2, lon2: lon2)
+        return far()
     }
 
     /// From a point whose Earth-centred coordinates are already worked out (a stay's centre,

@@ -3,7 +3,7 @@
 
 /// fencerule's events, one a line: `{"time","event","fence",...}` (`FenceRuleTool.write`).
 struct FenceEventLines: RecordWriter {
-    let fences: [Fence]
+    let fences: FenceTable
 
     @inline(__always)
     mutating func write(_ record: (event: FenceEvent, fix: Fix), into out: inout [UInt8]) {

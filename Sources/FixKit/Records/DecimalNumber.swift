@@ -227,6 +227,67 @@ public enum DecimalNumber {
         return plainValue(m, digits: digits, decimals: decimals, negative: negative)
     }
 
+    /// A JSON number at `p[k...]` of the short plain form, `-`?, one to seven integer digits
+    /// (a lone `0` or no leading zero), and optionally `.` and one to seven decimals, not
+    /// followed by an exponent: what coordinates and radii are written as. Each part's digits
+    /// are found and converted in one eight-byte word (`digitRun`'s conversion), where
+    /// `plainJSON` loops over runs of any length: a third of its instructions. Nil, with `k`
+    /// unmoved, for anything else (including within sixteen bytes of `end`), which the caller
+    /// reads with `plainJSON`: the value is the same wherever both give one (at most 14 digits,
+    /// so one exact division, correctly rounded).
+    // SAFETY: `p[k..<end]` is the caller's, valid for the call; each word is read only where
+    // all its eight bytes are below `end`.
+    @inline(__always)
+    static func shortPlain(_ p: UnsafePointer<UInt8>, at k: inout Int, end n: Int) -> Double? {
+        var i = k
+        let negative = i < n && p[i] == UInt8(ascii: "-")
+        if negative { i += 1 }
+        guard i + 16 <= n else { return nil }
+        let whole = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self).littleEndian
+        let t = leadingDigits(whole)
+        // No digit, eight or more, or a leading zero before another digit.
+        guard t > 0, t < 8, t == 1 || p[i] != UInt8(ascii: "0") else { return nil }
+        var m = eightDigits(whole, count: t)
+        i += t
+        var decimals = 0
+        if p[i] == UInt8(ascii: ".") {
+            i += 1
+            let fraction = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self).littleEndian
+            decimals = leadingDigits(fraction)
+            guard decimals > 0, decimals < 8 else { return nil }
+            m = m &* integerPowers[decimals] &+ eightDigits(fraction, count: decimals)
+            i += decimals
+        }
+        // i is still within the sixteen bytes checked above, so p[i] can be read.
+        guard p[i] | 0x20 != UInt8(ascii: "e") else { return nil }
+        k = i
+        let v = Double(m) / exactPowers[decimals]
+        return negative ? -v : v
+    }
+
+    /// How many of a word's bytes, from its first, are ASCII digits (8 if all are).
+    @inline(__always)
+    static func leadingDigits(_ w: UInt64) -> Int {
+        let v = w &- 0x3030_3030_3030_3030
+        // A byte's high bit: set where its digit value is not below 10 (or it borrowed); a
+        // borrow only reaches bytes after the first non-digit, which are not counted.
+        let bad = (v | (v &+ 0x7676_7676_7676_7676)) & 0x8080_8080_8080_8080
+        return bad == 0 ? 8 : bad.trailingZeroBitCount >> 3
+    }
+
+    /// The value of a word's first `count` (1 to 8) bytes as decimal digits: Lemire's
+    /// eight-digit conversion, the bytes after them shifted out and the missing leading digits
+    /// read as zeros.
+    @inline(__always)
+    static func eightDigits(_ w: UInt64, count n: Int) -> UInt64 {
+        let v = w &- 0x3030_3030_3030_3030
+        var x = n == 8 ? v : v << UInt64((8 - n) << 3)
+        x = (x &* 10) &+ (x >> 8)
+        return
+            (((x & 0x0000_00FF_0000_00FF) &* 0x000F_4240_0000_0064)
+            &+ (((x >> 16) & 0x0000_00FF_0000_00FF) &* 0x0000_2710_0000_0001)) >> 32
+    }
+
     /// Reads the decimal digits at `p[k..<end]` into `m` (m·10 + digit each, wrapping past 19
     /// digits, which the callers refuse) and returns how many, leaving `k` after them: eight at a
     /// time where eight bytes remain before `end`. A word's digits are found from an exact test
@@ -247,8 +308,9 @@ public enum DecimalNumber {
             if n == 0 { return run }
             var x = n == 8 ? v : v << UInt64((8 - n) << 3)
             x = (x &* 10) &+ (x >> 8)
-            x = (((x & 0x0000_00FF_0000_00FF) &* 0x000F_4240_0000_0064)
-                &+ (((x >> 16) & 0x0000_00FF_0000_00FF) &* 0x0000_2710_0000_0001)) >> 32
+            x =
+                (((x & 0x0000_00FF_0000_00FF) &* 0x000F_4240_0000_0064)
+                    &+ (((x >> 16) & 0x0000_00FF_0000_00FF) &* 0x0000_2710_0000_0001)) >> 32
             m = m &* integerPowers[n] &+ x
             k += n
             run += n

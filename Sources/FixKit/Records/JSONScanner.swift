@@ -422,6 +422,26 @@ enum JSONByte {
 }
 
 extension JSONByte {
+    /// Whether every byte of `text` is ASCII (below 0x80), eight at a time.
+    // SAFETY: `text` is the caller's, valid for the call; words are read only where all eight
+    // bytes lie inside it.
+    @inline(__always)
+    static func isASCII(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let p = text.baseAddress else { return true }
+        let n = text.count
+        var any: UInt64 = 0
+        var i = 0
+        while i + 8 <= n {
+            any |= UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
+            i += 8
+        }
+        while i < n {
+            any |= UInt64(p[i])
+            i += 1
+        }
+        return any & 0x8080_8080_8080_8080 == 0
+    }
+
     /// The first place from `i` that holds a quote, a backslash or a control character (below
     /// 0x20), or `end`: where a string's plain bytes stop.
     // SAFETY: `p[i..<end]` is the caller's, valid for the call (see `specialIndex`).

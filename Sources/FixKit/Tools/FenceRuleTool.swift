@@ -86,7 +86,7 @@ public struct FenceRuleTool: Tool {
         defaultHacc = options.double("default-hacc", default: DefaultHacc.metres)
         let limit = options.integer("limit")
         traceOutput = options.has("trace")
-        let fences = try FenceFile.load(path: path)
+        let fences = try FenceFile.loadTable(path: path)
         guard fences.count <= FenceIndex.capacity else {
             throw OptionFileError(
                 "--fences \(shownPath(path)): \(fences.count) fences; at most \(FenceIndex.capacity) can be watched")
@@ -100,7 +100,7 @@ public struct FenceRuleTool: Tool {
         var saidDefault = false
         var skippedNegative = 0
         let engine = self.engine
-        let fences = engine.index.fences
+        let fences = engine.index.table
         // Events, or under --trace every fix with its fences; neither has framing.
         var eventLines = output.open(FenceEventLines(fences: fences))
         var tracedLines = output.open(RawLines())
@@ -129,7 +129,7 @@ public struct FenceRuleTool: Tool {
                 var member = Array("\"fences\":{".utf8)
                 for (k, (index, p, d, inside)) in reported.enumerated() {
                     if k > 0 { member.append(UInt8(ascii: ",")) }
-                    writeString(fences[index].id, into: &member)
+                    writeString(fences.id(index), into: &member)
                     member.append(contentsOf: ":{\"p\":".utf8)
                     DecimalNumber.writeCompact(p, into: &member)
                     member.append(contentsOf: ",\"distance\":".utf8)
@@ -151,7 +151,7 @@ public struct FenceRuleTool: Tool {
 
     /// One event record: time, event, fence (or fences), lat, lon, distance (or radius), p,
     /// then trace.
-    static func write(_ event: FenceEvent, fix: Fix, fences: [Fence], into out: inout [UInt8]) {
+    static func write(_ event: FenceEvent, fix: Fix, fences: FenceTable, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "{"))
         if let t = fix.time {
             out.append(contentsOf: "\"time\":\"".utf8)
@@ -160,7 +160,7 @@ public struct FenceRuleTool: Tool {
         }
         func located(_ kind: String, _ k: Int, _ d: Double, _ p: Double, duration: Double? = nil) {
             out.append(contentsOf: "\"event\":\"\(kind)\",\"fence\":".utf8)
-            writeString(fences[k].id, into: &out)
+            writeString(fences.id(k), into: &out)
             out.append(contentsOf: ",\"lat\":".utf8)
             DecimalNumber.write(fix.lat, into: &out)
             out.append(contentsOf: ",\"lon\":".utf8)
@@ -182,7 +182,7 @@ public struct FenceRuleTool: Tool {
             out.append(contentsOf: "\"event\":\"reselect\",\"fences\":[".utf8)
             for (i, k) in watched.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
-                writeString(fences[k].id, into: &out)
+                writeString(fences.id(k), into: &out)
             }
             out.append(contentsOf: "],\"lat\":".utf8)
             DecimalNumber.write(fix.lat, into: &out)

@@ -1,0 +1,166 @@
+/// Fences as columns: their latitudes, longitudes and radii, and their ids as UTF-8 bytes end
+/// to end, what fencerule keeps of a million fences. A `[Fence]` holds each id as a `String`:
+/// making a million of them cost more than reading their bytes (111 instructions each), and
+/// taking the array apart at the end 26 more; here an id becomes a `String` only when an event
+/// or a message names its fence. The columns are plain memory, filled by a `Builder` (an
+/// array's append checks its uniqueness and capacity, five columns a fence) and not changed
+/// after, so copies of a table share them.
+public struct FenceTable: @unchecked Sendable {
+    // @unchecked: the storage is never written once `Builder.finish` has handed it over.
+    private let storage: Storage
+    public let count: Int
+
+    /// The columns' memory, freed with the last table that holds it.
+    final class Storage {
+        // SAFETY: each pointer holds at least `count` entries (of ids, `idEnds[count - 1]`
+        // bytes), all initialized by the `Builder` that handed them over; trivial types, freed
+        // in `deinit` only.
+        let lat: UnsafeMutablePointer<Double>
+        let lon: UnsafeMutablePointer<Double>
+        let radius: UnsafeMutablePointer<Double>
+        let idEnds: UnsafeMutablePointer<Int>
+        let idBytes: UnsafeMutablePointer<UInt8>
+
+        init(
+            lat: UnsafeMutablePointer<Double>, lon: UnsafeMutablePointer<Double>,
+            radius: UnsafeMutablePointer<Double>, idEnds: UnsafeMutablePointer<Int>,
+            idBytes: UnsafeMutablePointer<UInt8>
+        ) {
+            (self.lat, self.lon, self.radius, self.idEnds, self.idBytes) = (lat, lon, radius, idEnds, idBytes)
+        }
+
+        deinit {
+            lat.deallocate()
+            lon.deallocate()
+            radius.deallocate()
+            idEnds.deallocate()
+            idBytes.deallocate()
+        }
+    }
+
+    /// Fills a table's columns, one fence at a time, in memory of its own until `finish`
+    /// hands it to the table.
+    final class Builder {
+        // Unchecked: only this class's methods touch them, one call at a time; the run-time
+        // check on each cost more than a fence's parse.
+        // SAFETY: each column holds `capacity` entries (the ids `idCapacity` bytes), allocated in
+        // `init` or `grow`, the first `count` (`idCount`) initialized; freed by `grow` after
+        // moving them, and otherwise owned by the table `finish` makes.
+        @exclusivity(unchecked) private var lat: UnsafeMutablePointer<Double>
+        @exclusivity(unchecked) private var lon: UnsafeMutablePointer<Double>
+        @exclusivity(unchecked) private var radius: UnsafeMutablePointer<Double>
+        @exclusivity(unchecked) private var idEnds: UnsafeMutablePointer<Int>
+        @exclusivity(unchecked) private var idBytes: UnsafeMutablePointer<UInt8>
+        @exclusivity(unchecked) private(set) var count = 0
+        @exclusivity(unchecked) private var capacity: Int
+        @exclusivity(unchecked) private var idCount = 0
+        @exclusivity(unchecked) private var idCapacity: Int
+
+        /// Room for `capacity` fences and `idBytes` bytes of ids before any column grows.
+        init(capacity: Int = 16, idBytes: Int = 128) {
+            self.capacity = max(1, capacity)
+            idCapacity = max(1, idBytes)
+            lat = System.allocateLarge(Double.self, capacity: self.capacity)
+            lon = System.allocateLarge(Double.self, capacity: self.capacity)
+            radius = System.allocateLarge(Double.self, capacity: self.capacity)
+            idEnds = System.allocateLarge(Int.self, capacity: self.capacity)
+            self.idBytes = System.allocateLarge(UInt8.self, capacity: idCapacity)
+        }
+
+        /// Appends a fence whose id is these bytes, valid UTF-8.
+        @inline(__always)
+        func append(id: UnsafeBufferPointer<UInt8>, lat: Double, lon: Double, radius: Double) {
+            if count == capacity { growFences() }
+            if idCount + id.count > idCapacity { growIDs(id.count) }
+            // SAFETY: count < capacity and idCount + id.count ≤ idCapacity after the growths above.
+            if let from = id.baseAddress { (idBytes + idCount).update(from: from, count: id.count) }
+            idCount += id.count
+            idEnds[count] = idCount
+            self.lat[count] = lat
+            self.lon[count] = lon
+            self.radius[count] = radius
+            count += 1
+        }
+
+        func append(_ fence: Fence) {
+            var id = fence.id
+            id.withUTF8 { append(id: $0, lat: fence.lat, lon: fence.lon, radius: fence.radius) }
+        }
+
+        /// The table of the fences appended; the builder is not to be used after.
+        func finish() -> FenceTable {
+            FenceTable(
+                storage: Storage(lat: lat, lon: lon, radius: radius, idEnds: idEnds, idBytes: idBytes), count: count)
+        }
+
+        @inline(never)
+        private func growFences() {
+            capacity *= 2
+            Builder.grow(&lat, used: count, to: capacity)
+            Builder.grow(&lon, used: count, to: capacity)
+            Builder.grow(&radius, used: count, to: capacity)
+            Builder.grow(&idEnds, used: count, to: capacity)
+        }
+
+        @inline(never)
+        private func growIDs(_ more: Int) {
+            while idCount + more > idCapacity { idCapacity *= 2 }
+            Builder.grow(&idBytes, used: idCount, to: idCapacity)
+        }
+
+        /// Moves the first `used` entries to new memory of `capacity`, and frees the old.
+        private static func grow<T>(_ p: inout UnsafeMutablePointer<T>, used: Int, to capacity: Int) {
+            let q = System.allocateLarge(T.self, capacity: capacity)
+            q.moveInitialize(from: p, count: used)
+            p.deallocate()
+            p = q
+        }
+    }
+
+    private init(storage: Storage, count: Int) {
+        self.storage = storage
+        self.count = count
+    }
+
+    public init() { self = Builder().finish() }
+
+    public init(_ fences: [Fence]) {
+        let b = Builder(capacity: fences.count, idBytes: fences.count * 8)
+        for f in fences { b.append(f) }
+        self = b.finish()
+    }
+
+    public var isEmpty: Bool { count == 0 }
+    public var indices: Range<Int> { 0..<count }
+
+    /// The columns, valid as long as the table (or a copy of it) is.
+    var lat: UnsafeBufferPointer<Double> { UnsafeBufferPointer(start: storage.lat, count: count) }
+    var lon: UnsafeBufferPointer<Double> { UnsafeBufferPointer(start: storage.lon, count: count) }
+    var radius: UnsafeBufferPointer<Double> { UnsafeBufferPointer(start: storage.radius, count: count) }
+
+    /// Calls `body` with the UTF-8 of fence k's id.
+    @inline(__always)
+    public func withID<R>(_ k: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        precondition(k >= 0 && k < count, "fence number out of range")
+        let start = k == 0 ? 0 : storage.idEnds[k - 1]
+        // SAFETY: `start..<idEnds[k]` lies within the ids written (the ends only grow); the storage
+        // lives as long as `self`, which the call holds.
+        return try body(UnsafeBufferPointer(start: storage.idBytes + start, count: storage.idEnds[k] - start))
+    }
+
+    /// Fence k's id.
+    public func id(_ k: Int) -> String { withID(k) { String(decoding: $0, as: UTF8.self) } }
+
+    /// Whether fences a and b have the same id, byte for byte.
+    func sameID(_ a: Int, _ b: Int) -> Bool {
+        withID(a) { x in withID(b) { y in x.elementsEqual(y) } }
+    }
+
+    public subscript(k: Int) -> Fence {
+        precondition(k >= 0 && k < count, "fence number out of range")
+        return Fence(id: id(k), lat: lat[k], lon: lon[k], radius: radius[k])
+    }
+
+    /// The fences as values, each id a `String`.
+    public var fences: [Fence] { indices.map { self[$0] } }
+}

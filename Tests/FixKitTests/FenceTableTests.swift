@@ -1,0 +1,68 @@
+import Testing
+
+@testable import FixKit
+
+/// `FenceTable`, the columns fencerule keeps fences in, and the plain buffers its load uses.
+struct FenceTableTests {
+    /// A table made from fences gives them back, ids (ASCII, accented, emoji, empty) included,
+    /// and its columns hold their coordinates.
+    @Test func givesBackTheFencesItWasMadeFrom() {
+        var g = FixGenerator(seed: 11)
+        let names = ["shop-1", "Café Müller", "🏠 home", "", String(repeating: "x", count: 300), "42"]
+        let fences = (0..<1_000).map { k in
+            Fence(
+                id: "\(names[k % names.count])#\(k)", lat: g.unit() * 180 - 90, lon: g.unit() * 360 - 180,
+                radius: g.unit() * 1_000)
+        }
+        let table = FenceTable(fences)
+        #expect(table.count == fences.count)
+        #expect(table.fences == fences)
+        for k in [0, 1, 4, 999] {
+            #expect(table.id(k) == fences[k].id)
+            #expect(table.lat[k] == fences[k].lat && table.lon[k] == fences[k].lon)
+            #expect(table.radius[k] == fences[k].radius)
+            #expect(table.withID(k) { Array($0) } == Array(fences[k].id.utf8))
+        }
+        #expect(FenceTable([]).isEmpty)
+    }
+
+    /// The builder grows past what it reserved without losing a fence or an id's byte.
+    @Test func theBuilderGrowsPastItsReserve() {
+        let b = FenceTable.Builder(capacity: 1, idBytes: 1)
+        let fences = (0..<5_000).map { Fence(id: "fence-\($0)", lat: Double($0) / 100, lon: 1, radius: 5) }
+        for f in fences { b.append(f) }
+        #expect(b.finish().fences == fences)
+    }
+
+    /// Duplicate ids are found from the table's bytes, the first pair by the later fence.
+    @Test func findsTheFirstDuplicateID() {
+        let ids = ["a", "b", "c", "b", "a", "é", "e\u{301}"]
+        let table = FenceTable(ids.map { Fence(id: $0, lat: 0, lon: 0, radius: 1) })
+        #expect(FenceFile.firstDuplicate(table).map { [$0.0, $0.1] } == [1, 3])
+        #expect(FenceFile.firstDuplicate(FenceTable(Array(table.fences.prefix(3)))) == nil)
+    }
+
+    @Test func scratchBufferKeepsWhatItHoldsAsItGrows() {
+        let buffer = ScratchBuffer<Int>(capacity: 2)
+        for i in 0..<10_000 { buffer.append(i * 3) }
+        #expect(buffer.count == 10_000)
+        #expect(buffer.elements.elementsEqual((0..<10_000).map { $0 * 3 }))
+        buffer.removeAll()
+        #expect(buffer.isEmpty)
+        buffer.append(7)
+        #expect(buffer[0] == 7)
+    }
+
+    /// A large block is usable end to end, and on Linux aligned to the 2 MiB of a huge page.
+    @Test func largeBlocksAreWholeAndAligned() {
+        for count in [0, 1, 1_000, 3 << 20] {
+            let p = System.allocateLarge(UInt32.self, capacity: count)
+            defer { p.deallocate() }
+            for i in 0..<count { p[i] = UInt32(truncatingIfNeeded: i) }
+            #expect((0..<count).allSatisfy { p[$0] == UInt32(truncatingIfNeeded: $0) })
+            #if os(Linux)
+                if count * 4 >= 4 << 20 { #expect(Int(bitPattern: p) % (2 << 20) == 0) }
+            #endif
+        }
+    }
+}
