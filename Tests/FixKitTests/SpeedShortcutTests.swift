@@ -84,6 +84,39 @@ struct SpeedShortcutTests {
         #expect(answered > checked / 2, "\(answered) of \(checked) settled by the table")
     }
 
+    /// `holdsInside`, the table's answer from the squared chord (no square root, no division of
+    /// d): wherever it says a fence held inside holds, the exact P is at least exit, and
+    /// `contradicts` does not say otherwise; and it answers about as often as `contradicts`
+    /// answers "no contradiction". Around each crossing the distance is also moved by an ulp
+    /// or two, where the squared comparison rounds differently from the divided one.
+    @Test(arguments: [(0.9, 0.1), (0.5, 0.4), (0.99, 0.01), (0.2, 1e-9)])
+    func holdsInsideSidesWithTheExactP(_ thresholds: (Double, Double)) {
+        let table = DecisionTable(enter: thresholds.0, exit: thresholds.1)
+        var held = 0
+        var unContradicted = 0
+        var b = 0.0
+        while b < 66 {
+            for sigma in [0.37, 1.0, 23.0, 150.0] {
+                for step in 0...300 {
+                    let a = (b + 12) * Double(step) / 300
+                    let radius = b * sigma
+                    for d in [a * sigma, (a * sigma).nextUp, (a * sigma).nextDown.nextDown] where d >= 0 {
+                        let p = InsideProbability.p(distance: d, radius: radius, sigma: sigma)
+                        let holds = table.holdsInside(squared: d * d, radius, sigma)
+                        if holds {
+                            held += 1
+                            #expect(p >= thresholds.1, "d \(d) R \(radius) σ \(sigma): p \(p) below exit")
+                            #expect(table.contradicts(inside: true, d, radius, sigma) != true)
+                        }
+                        if table.contradicts(inside: true, d, radius, sigma) == false { unContradicted += 1 }
+                    }
+                }
+            }
+            b += b < 4 ? 0.0625 : 0.4375
+        }
+        #expect(Double(held) > 0.95 * Double(unContradicted), "\(held) held, \(unContradicted) not contradicted")
+    }
+
     /// Under naive the step reads d, not P: any stand-in does, and the events still carry the
     /// exact P (the brute-force tests compare them).
     @Test func naiveNeedsNoP() {

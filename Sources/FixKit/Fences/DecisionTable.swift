@@ -68,6 +68,19 @@ final class DecisionTable {
         return nil
     }
 
+    /// `contradicts(inside: true, d, radius, sigma) == false` for a fix at `squared` chord
+    /// (under 50 km, where d is the chord), without the square root and d's division:
+    /// a ≤ above ⇔ d ≤ above · σ, compared squared. The product and the squares round by an ulp
+    /// or two, which moves P by some 1e-16, far inside the table's slack; so where this says the
+    /// fence holds, P ≥ exit, as `contradicts` would have said.
+    @inline(__always)
+    func holdsInside(squared: Double, _ radius: Double, _ sigma: Double) -> Bool {
+        let scaled = radius / sigma * DecisionTable.perUnit
+        guard scaled < Double(DecisionTable.columns - 1) else { return false }
+        let bound = column(Int(scaled)).aboveExit * sigma
+        return bound >= 0 && squared <= bound * bound
+    }
+
     @inline(__always)
     private func column(_ j: Int) -> Column {
         let c = table[j]
