@@ -76,7 +76,10 @@ enum FenceEvent {
 /// way; a quiet fence can only change where the rule may act on it (`ActingRegion`), so a fix
 /// evaluates the fences it finds there and the fences whose state is kept: the same decisions
 /// as evaluating every fence, at the cost of the few that matter.
-struct FenceEngine {
+///
+/// A class: the tool calls it from a closure for every fix, and as a struct of five class
+/// references each call copied it (3.2 copies a fix, each retaining and releasing all five).
+final class FenceEngine {
     let index: FenceIndex
     let settings: FenceRuleSettings
     /// --limit: the number of monitored conditions (N−1 fences and the refresh circle).
@@ -163,6 +166,13 @@ struct FenceEngine {
         let stillStretch = state.still.stretch
         let stillActive = state.still.active
         let watched = state.watched
+        // The common case's shortcut for a fence held inside with no dwell under way (most of
+        // the kept states): whether the step surely leaves it as it is, from the squared chord
+        // alone, before a square root and a division are spent on its distance.
+        let plain =
+            report == nil && steady == nil && limit == nil && !acting.naive && fix.sigma > 0
+            && fix.sigma.isFinite
+        let deep = acting.deepInside * fix.sigma + 1e-6
         state.states.withEntries { kept in
             var c = 0
             var m = 0
@@ -194,7 +204,22 @@ struct FenceEngine {
                     assert(Int(index.originals[place]) == k, "a kept state's place is its fence's slot")
                     // SAFETY: a kept state's place is its fence's slot, below the index's count.
                     let slot = index.slots[place]
-                    d = index.distance(here, slot, k)
+                    let squared = FenceIndex.chordSquared(here, slot.x, slot.y, slot.z)
+                    if plain, kept[m].state.inside, kept[m].state.count == 0, squared < 2.5e9 {
+                        // Surely inside (R − d ≥ deep, as `surelyInside`) or not contradicted by
+                        // the table: count 0 means nothing of a dwell is left to reset, so the step
+                        // would change nothing. Under 50 km the distance is the chord.
+                        let t = slot.radius - deep
+                        if (t >= 0 && squared <= t * t)
+                            || decisions.holdsInside(squared: squared, slot.radius, fix.sigma)
+                        {
+                            if w != m { kept[w] = kept[m] }
+                            w += 1
+                            m += 1
+                            continue
+                        }
+                    }
+                    d = index.distance(here, k, chordSquared: squared)
                     radius = slot.radius
                 }
                 let i = m
@@ -333,12 +358,30 @@ struct FenceEngine {
         _ here: Geodesy.Point, margin: Double, minRadius: Double = 0, serial: Int,
         _ body: (Int, Double, Double, Int) -> Void
     ) {
+        // No fence is that large: nothing to find (a fix with a hacc of 150 m wants 247 m).
+        guard minRadius <= index.largestRadius, margin + index.largestRadius >= 0 else { return }
         if let list = near.list(for: serial, at: here, margin: margin, index: index) {
-            for e in list.entries {
-                if e.key > list.limit { break }  // the rest are farther (see `NearFences`)
-                guard e.slot.radius >= minRadius else { continue }
-                if let d = index.distance(here, e.slot, e.fence, within: margin) {
-                    body(e.fence, d, e.slot.radius, e.place)
+            // `index.distance(_:_:_:within:)` on each listed fence, its test taken without a
+            // branch: 15 of the 16 fences a noisy fix reads fail it, unpredictably. Every entry's
+            // place is written and kept only if it passes; those that pass are then measured.
+            let entries = list.entries
+            // SAFETY: a list holds at most `NearFences.capacity` entries, so `picked`'s places
+            // are enough; only the first n, written in the first loop, are read.
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: NearFences.capacity) { picked in
+                var n = 0
+                for i in entries.indices {
+                    let e = entries[i]
+                    if e.key > list.limit { break }  // the rest are farther (see `NearFences`)
+                    let most = e.slot.radius + margin + 1e-6
+                    let squared = FenceIndex.chordSquared(here, e.slot.x, e.slot.y, e.slot.z)
+                    picked[n] = Int32(truncatingIfNeeded: i)
+                    n &+= (squared <= most * most ? 1 : 0) & (most >= 0 ? 1 : 0) & (e.slot.radius >= minRadius ? 1 : 0)
+                }
+                for t in 0..<n {
+                    let e = entries[Int(picked[t])]
+                    let squared = FenceIndex.chordSquared(here, e.slot.x, e.slot.y, e.slot.z)
+                    let d = index.distance(here, e.fence, chordSquared: squared)
+                    if d - e.slot.radius <= margin { body(e.fence, d, e.slot.radius, e.place) }
                 }
             }
         } else {

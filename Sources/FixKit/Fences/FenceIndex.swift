@@ -53,6 +53,8 @@ public final class FenceIndex {
     let buckets: UnsafeMutablePointer<UInt32>
     let fenceCount: Int
     let cubeTotal: Int
+    /// The largest radius of any fence (−1 with none).
+    let largestRadius: Double
     /// `place(of:)`'s table, empty until then.
     // Unchecked: written once, by `place(of:)`, which the engine calls on one fix at a time;
     // `--assume inside` asks a million times, and each access paid a run-time check.
@@ -230,6 +232,7 @@ public final class FenceIndex {
             bucketCount += size
         }
         cubeTotal = cubeCount
+        largestRadius = maxRadius.max() ?? -1
         // SAFETY: every level's hash table, each `mask + 1` entries from its `firstBucket`, all
         // initialized to 0 (empty) at once; a probe is masked, so it stays in its level's table, and
         // each table has at least twice as many entries as cubes, so a free bucket is always found.
