@@ -28,7 +28,9 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
-        .target(name: "FixKit", dependencies: ["CFixXML2", "CFixZlib"]),
+        // sincos where the C library has it (a header, no library of its own: libm is linked).
+        .systemLibrary(name: "CFixMath"),
+        .target(name: "FixKit", dependencies: ["CFixXML2", "CFixZlib", "CFixMath"]),
         .executableTarget(name: "gpx2fix", dependencies: ["FixKit"]),
         .executableTarget(name: "fix2gpx", dependencies: ["FixKit"]),
         .executableTarget(name: "fixfilter", dependencies: ["FixKit"]),
@@ -39,7 +41,9 @@ let package = Package(
         .executableTarget(name: "fixstats", dependencies: ["FixKit"]),
         .testTarget(
             name: "FixKitTests",
-            dependencies: ["FixKit", "gpx2fix", "fix2gpx", "fixfilter", "fencerule", "fixsim", "visits", "fixplot", "fixstats"],
+            dependencies: [
+                "FixKit", "gpx2fix", "fix2gpx", "fixfilter", "fencerule", "fixsim", "visits", "fixplot", "fixstats",
+            ],
             resources: []
         ),
     ]

@@ -8,7 +8,9 @@ import Testing
 /// the antimeridian and the poles, and exactly zero for the same point.
 struct DistanceTests {
     static var geographiclibAvailable: Bool {
-        guard let python = Tools.which("python3"), let r = try? Tools.runExecutable(python, ["-c", "import geographiclib.geodesic"]) else { return false }
+        guard let python = Tools.which("python3"),
+            let r = try? Tools.runExecutable(python, ["-c", "import geographiclib.geodesic"])
+        else { return false }
         return r.status == 0
     }
 
@@ -22,7 +24,8 @@ struct DistanceTests {
     /// Sends "D lat lon azi s" / "I lat1 lon1 lat2 lon2" lines to the oracle.
     static func oracle(_ lines: [String]) throws -> [Pair] {
         let script = Tools.packageRoot.appendingPathComponent("Tests/oracle/geodesic.py").path
-        let r = try Tools.runExecutable(Tools.which("python3")!, [script], stdin: Data((lines.joined(separator: "\n") + "\n").utf8))
+        let r = try Tools.runExecutable(
+            Tools.which("python3")!, [script], stdin: Data((lines.joined(separator: "\n") + "\n").utf8))
         #expect(r.status == 0, "\(r.stderr)")
         return try r.lines.map { line in
             let v = line.split(separator: " ").compactMap { Double($0) }
@@ -34,7 +37,10 @@ struct DistanceTests {
     /// `count` random Direct problems from points with |lat| in `latitudes` (uniform over the
     /// sphere's area in that band, both hemispheres), any longitude and azimuth, at distances
     /// in `distances`, half log-uniform (down to 1 cm) and half uniform.
-    static func random(_ count: Int, latitudes: ClosedRange<Double>, distances: ClosedRange<Double>, longitudes: ClosedRange<Double> = -180...180, seed: UInt64) -> [String] {
+    static func random(
+        _ count: Int, latitudes: ClosedRange<Double>, distances: ClosedRange<Double>,
+        longitudes: ClosedRange<Double> = -180...180, seed: UInt64
+    ) -> [String] {
         var g = SeededRandom(seed: seed)
         let s0 = Foundation.sin(latitudes.lowerBound * .pi / 180)
         let s1 = Foundation.sin(latitudes.upperBound * .pi / 180)
@@ -43,18 +49,26 @@ struct DistanceTests {
             let lon = longitudes.lowerBound + (longitudes.upperBound - longitudes.lowerBound) * g.uniform()
             let azimuth = 360 * g.uniform() - 180
             let lo = max(distances.lowerBound, 0.01)
-            let s = k % 2 == 0 ? lo * Foundation.pow(distances.upperBound / lo, g.uniform()) : distances.lowerBound + (distances.upperBound - distances.lowerBound) * g.uniform()
+            let s =
+                k % 2 == 0
+                ? lo * Foundation.pow(distances.upperBound / lo, g.uniform())
+                : distances.lowerBound + (distances.upperBound - distances.lowerBound) * g.uniform()
             return "D \(lat) \(lon) \(azimuth) \(s)"
         }
     }
 
     static func worst(_ pairs: [Pair]) -> Pair { pairs.max { $0.relative < $1.relative }! }
 
-    static func check(_ pairs: [Pair], below bound: Double, _ label: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    static func check(
+        _ pairs: [Pair], below bound: Double, _ label: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let w = worst(pairs)
         print("\(label): \(pairs.count) pairs, worst relative error \(w.relative) at \(w.description)")
         let bad = pairs.filter { !($0.relative < bound) }
-        #expect(bad.isEmpty, "\(label): \(bad.count) of \(pairs.count) pairs off by \(bound) or more; worst \(w.relative) at \(w.description)", sourceLocation: sourceLocation)
+        #expect(
+            bad.isEmpty,
+            "\(label): \(bad.count) of \(pairs.count) pairs off by \(bound) or more; worst \(w.relative) at \(w.description)",
+            sourceLocation: sourceLocation)
     }
 
     @Test(.enabled(if: geographiclibAvailable, "needs python3 with geographiclib (pip install geographiclib)"))
@@ -81,7 +95,10 @@ struct DistanceTests {
     /// Near-antipodal pairs, where Andoyer–Lambert is weakest (and divides by cos(σ/2)).
     @Test(.enabled(if: geographiclibAvailable, "needs python3 with geographiclib (pip install geographiclib)"))
     func nearAntipodes() throws {
-        var lines: [String] = ["I 0 0 0 180", "I 30 0 -30 180", "I 45 10 -45 -170", "I 90 0 -90 0", "I 0 0 0.5 179.5", "I 0 -90 0 90", "I 60 0 -60 179.9"]
+        var lines: [String] = [
+            "I 0 0 0 180", "I 30 0 -30 180", "I 45 10 -45 -170", "I 90 0 -90 0", "I 0 0 0.5 179.5", "I 0 -90 0 90",
+            "I 60 0 -60 179.9",
+        ]
         lines += Self.random(3_000, latitudes: 0...90, distances: 19_900_000...20_003_000, seed: 6)
         let pairs = try Self.oracle(lines)
         #expect(pairs.allSatisfy { $0.ours.isFinite })
@@ -93,12 +110,16 @@ struct DistanceTests {
     func acrossTheAntimeridian() throws {
         var lines = Self.random(5_000, latitudes: 0...85, distances: 0...10_000, longitudes: 179.8...180, seed: 7)
         lines += Self.random(5_000, latitudes: 0...85, distances: 0...10_000, longitudes: -180 ... -179.8, seed: 8)
-        lines += ["I 0 179.99 0 -179.99", "I 51.5 -179.999 51.5 179.999", "I -40 180 -40.01 -179.99", "I 10 -180 10.05 179.95"]
+        lines += [
+            "I 0 179.99 0 -179.99", "I 51.5 -179.999 51.5 179.999", "I -40 180 -40.01 -179.99",
+            "I 10 -180 10.05 179.95",
+        ]
         let pairs = try Self.oracle(lines)
         let crossing = pairs.filter { ($0.lon1 > 0) != ($0.lon2 > 0) }
         #expect(crossing.count > 300, "\(crossing.count) pairs cross the antimeridian")
         Self.check(pairs, below: 1e-3, "0–10 km across ±180°")
-        let far = try Self.oracle(Self.random(2_000, latitudes: 0...85, distances: 10_000...5_000_000, longitudes: 170...180, seed: 9))
+        let far = try Self.oracle(
+            Self.random(2_000, latitudes: 0...85, distances: 10_000...5_000_000, longitudes: 170...180, seed: 9))
         Self.check(far, below: 5e-3, "10 km – 5,000 km near ±180°")
         for lat in [-89.0, -45, 0, 51.5, 80] {
             let a = Geodesy.distance(lat1: lat, lon1: 180, lat2: lat + 0.01, lon2: 179.99)
@@ -125,8 +146,12 @@ struct DistanceTests {
         Self.check(pairs, below: 1e-3, "0–10 km, |lat| 85–90°")
         // Broken down by band, for the report.
         for band in [(85.0, 88.0), (88, 89), (89, 89.5), (89.5, 90.01)] {
-            let inBand = pairs.filter { max(abs($0.lat1), abs($0.lat2)) >= band.0 && max(abs($0.lat1), abs($0.lat2)) < band.1 }
-            if !inBand.isEmpty { print("  |lat| \(band.0)–\(band.1)°: worst \(Self.worst(inBand).relative) over \(inBand.count)") }
+            let inBand = pairs.filter {
+                max(abs($0.lat1), abs($0.lat2)) >= band.0 && max(abs($0.lat1), abs($0.lat2)) < band.1
+            }
+            if !inBand.isEmpty {
+                print("  |lat| \(band.0)–\(band.1)°: worst \(Self.worst(inBand).relative) over \(inBand.count)")
+            }
         }
     }
 
@@ -136,6 +161,33 @@ struct DistanceTests {
         lines += Self.random(3_000, latitudes: 85...90, distances: 100_000...20_000_000, seed: 12)
         let pairs = try Self.oracle(lines)
         Self.check(pairs, below: 5e-3, "10 km – 20,000 km, |lat| 85–90°")
+    }
+
+    /// `Geodesy.sinCos` (one `sincos` call where the C library has it) gives sin's and cos's own
+    /// values, bit for bit, for latitudes and longitudes in radians, angles in the reduction's
+    /// hard ranges and huge ones: a fence centre and a fix are made Earth-centred with it, and
+    /// every other caller of sin or cos must agree with them to the last bit.
+    @Test func sinCosIsSinAndCos() {
+        var g = SeededRandom(seed: 2026)
+        var angles: [Double] = [0, -0.0, .pi / 4, .pi / 2, .pi, 1e-300, 5e-324, 1e22, -1e300, 0x1p1023]
+        for _ in 0..<2_000_000 {
+            let u = g.uniform()
+            switch angles.count % 4 {
+            case 0: angles.append((360 * u - 180) * .pi / 180)
+            case 1: angles.append(1e6 * (2 * u - 1))
+            case 2: angles.append(Double(bitPattern: UInt64(u * 0x7FEF_FFFF_FFFF_FFFF)))
+            default: angles.append(1.6 * (2 * u - 1))
+            }
+        }
+        var differ = 0
+        for x in angles {
+            let (s, c) = Geodesy.sinCos(x)
+            if s.bitPattern != sin(x).bitPattern || c.bitPattern != cos(x).bitPattern {
+                differ += 1
+                if differ <= 3 { Issue.record("sinCos(\(x)) = (\(s), \(c)), sin and cos give (\(sin(x)), \(cos(x)))") }
+            }
+        }
+        #expect(differ == 0)
     }
 
     /// The same point is exactly 0 m from itself, however it is written; distances are

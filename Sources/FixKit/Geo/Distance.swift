@@ -1,3 +1,5 @@
+internal import CFixMath
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -48,8 +50,8 @@ public enum Geodesy {
         let x: Double, y: Double, z: Double
 
         public init(lat: Double, lon: Double) {
-            let phi = lat * degrees
-            self.init(lat: lat, lon: lon, sinLat: sin(phi), cosLat: cos(phi))
+            let (sp, cp) = Geodesy.sinCos(lat * degrees)
+            self.init(lat: lat, lon: lon, sinLat: sp, cosLat: cp)
         }
 
         /// The same from the sine and cosine of `lat · degrees`, already worked out.
@@ -117,9 +119,7 @@ public enum Geodesy {
 
         /// The point and its tangent plane from one sine and cosine of the latitude.
         public init(lat: Double, lon: Double) {
-            let phi = lat * degrees
-            let sp = sin(phi)
-            let cp = cos(phi)
+            let (sp, cp) = Geodesy.sinCos(lat * degrees)
             point = Point(lat: lat, lon: lon, sinLat: sp, cosLat: cp)
             frame = LocalFrame(lat: lat, lon: lon, sinLat: sp, cosLat: cp)
         }
@@ -161,9 +161,19 @@ public enum Geodesy {
     /// sine and cosine of its latitude.
     @inline(__always)
     static func ecef(_ sp: Double, _ cp: Double, _ lon: Double) -> (x: Double, y: Double, z: Double) {
-        let lambda = lon * degrees
+        let (sl, cl) = sinCos(lon * degrees)
         let n = WGS84.a / (1 - WGS84.e2 * sp * sp).squareRoot()
-        return (n * cp * cos(lambda), n * cp * sin(lambda), n * (1 - WGS84.e2) * sp)
+        return (n * cp * cl, n * cp * sl, n * (1 - WGS84.e2) * sp)
+    }
+
+    /// sin(x) and cos(x), the same values, from one call where the C library has `sincos`
+    /// (shim.h of CFixMath): a million fence centres and fixes each take two.
+    @inline(__always)
+    static func sinCos(_ x: Double) -> (sin: Double, cos: Double) {
+        var s = 0.0
+        var c = 0.0
+        fixkit_sincos(x, &s, &c)
+        return (s, c)
     }
 
     static func andoyerLambert(lat1: Double, lon1: Double, lat2: Double, lon2: Double) -> Double {
