@@ -28,7 +28,9 @@ struct FenceFileTests {
             #expect(r.status == 2, "exit \(r.status): \(r.stderr)", sourceLocation: sourceLocation)
             #expect(r.stdout.isEmpty, "stdout: \(r.out)", sourceLocation: sourceLocation)
             #expect(r.stderr.hasPrefix("fencerule: "), "\(r.stderr)", sourceLocation: sourceLocation)
-            #expect(r.stderr.contains(path), "the message should name the file: \(r.stderr)", sourceLocation: sourceLocation)
+            #expect(
+                r.stderr.contains(path), "the message should name the file: \(r.stderr)", sourceLocation: sourceLocation
+            )
             #expect(r.stderr.split(separator: "\n").count <= 2, "\(r.stderr)", sourceLocation: sourceLocation)
         }
         return try Tools.run("fencerule", ["--fences", path], stdin: Self.fixInside).stderr
@@ -49,7 +51,9 @@ struct FenceFileTests {
         }
     }
 
-    @Test(arguments: ["", "[", "{\"type\":", "not json", "[{\"id\":\"a\",\"lat\":51.5,\"lon\":-0.12,\"radius\":100},]", "[]x"])
+    @Test(arguments: [
+        "", "[", "{\"type\":", "not json", "[{\"id\":\"a\",\"lat\":51.5,\"lon\":-0.12,\"radius\":100},]", "[]x",
+    ])
     func notJSON(_ text: String) throws {
         let url = try Self.write(text)
         let message = try Self.refused(url.path)
@@ -86,7 +90,9 @@ struct FenceFileTests {
     }
 
     @Test func negativeRadius() throws {
-        let url = try Self.write(#"[{"id":"shop-1","lat":51.5,"lon":-0.12,"radius":100},{"id":"kiosk","lat":51.5,"lon":-0.12,"radius":-0.5}]"#)
+        let url = try Self.write(
+            #"[{"id":"shop-1","lat":51.5,"lon":-0.12,"radius":100},{"id":"kiosk","lat":51.5,"lon":-0.12,"radius":-0.5}]"#
+        )
         let message = try Self.refused(url.path)
         #expect(message.contains("kiosk") && message.contains("-0.5") && message.contains("radius"), "\(message)")
         // Zero is a fence (a point that holds nobody), not an error.
@@ -95,16 +101,35 @@ struct FenceFileTests {
         #expect(r.status == 0 && r.stdout.isEmpty, "\(r.stderr)")
     }
 
+    /// Ids in ascending order skip the duplicate check, so an id equal to the one before (not
+    /// greater) or a later id out of order must bring it back.
+    @Test func duplicatesAfterAscendingIds() throws {
+        func fence(_ id: String) -> String { #"{"id":"\#(id)","lat":51.5,"lon":-0.12,"radius":10}"# }
+        let ascending = (0..<200).map { fence(String(format: "f%04d", $0)) }
+        let clean = try Self.write("[" + ascending.joined(separator: ",\n") + "]")
+        #expect(try FenceFile.loadTable(path: clean.path).count == 200)
+        for (extra, first) in [("f0199", 200), ("f0042", 43), ("f0000", 1)] {
+            let url = try Self.write("[" + (ascending + [fence(extra)]).joined(separator: ",\n") + "]")
+            let message = try Self.refused(url.path)
+            #expect(message.contains("fence 201") && message.contains("of fence \(first):"), "\(message)")
+        }
+    }
+
     @Test func duplicateId() throws {
-        let url = try Self.write(#"[{"id":"shop-1","lat":51.5,"lon":-0.12,"radius":100},{"id":"shop-2","lat":51.6,"lon":-0.12,"radius":100},{"id":"shop-1","lat":51.7,"lon":-0.12,"radius":50}]"#)
+        let url = try Self.write(
+            #"[{"id":"shop-1","lat":51.5,"lon":-0.12,"radius":100},{"id":"shop-2","lat":51.6,"lon":-0.12,"radius":100},{"id":"shop-1","lat":51.7,"lon":-0.12,"radius":50}]"#
+        )
         let message = try Self.refused(url.path)
         #expect(message.contains("shop-1") && message.contains("fence 3") && message.contains("fence 1"), "\(message)")
         // A numeric id and the same id as a string are the same fence.
-        let mixed = try Self.write(#"[{"id":7,"lat":51.5,"lon":-0.12,"radius":100},{"id":"7","lat":51.6,"lon":-0.12,"radius":100}]"#)
+        let mixed = try Self.write(
+            #"[{"id":7,"lat":51.5,"lon":-0.12,"radius":100},{"id":"7","lat":51.6,"lon":-0.12,"radius":100}]"#)
         let m = try Self.refused(mixed.path)
         #expect(m.contains("\"7\""), "\(m)")
         // GeoJSON: one id in the feature, the same in another's properties.
-        let geo = try Self.write(#"{"type":"FeatureCollection","features":[{"type":"Feature","id":"x","geometry":{"type":"Point","coordinates":[-0.12,51.5]},"properties":{"radius":100}},{"type":"Feature","geometry":{"type":"Point","coordinates":[-0.12,51.6]},"properties":{"id":"x","radius":100}}]}"#)
+        let geo = try Self.write(
+            #"{"type":"FeatureCollection","features":[{"type":"Feature","id":"x","geometry":{"type":"Point","coordinates":[-0.12,51.5]},"properties":{"radius":100}},{"type":"Feature","geometry":{"type":"Point","coordinates":[-0.12,51.6]},"properties":{"id":"x","radius":100}}]}"#
+        )
         let g = try Self.refused(geo.path)
         #expect(g.contains("\"x\"") && g.contains("fence 2"), "\(g)")
     }
@@ -116,7 +141,9 @@ struct FenceFileTests {
         #"null"#,
     ])
     func geoJSONNotAPoint(_ geometry: String) throws {
-        let url = try Self.write(#"{"type":"FeatureCollection","features":[{"type":"Feature","id":"ok","geometry":{"type":"Point","coordinates":[-0.12,51.5]},"properties":{"radius":100}},{"type":"Feature","id":"road","geometry":"# + geometry + #","properties":{"radius":100}}]}"#)
+        let url = try Self.write(
+            #"{"type":"FeatureCollection","features":[{"type":"Feature","id":"ok","geometry":{"type":"Point","coordinates":[-0.12,51.5]},"properties":{"radius":100}},{"type":"Feature","id":"road","geometry":"#
+                + geometry + #","properties":{"radius":100}}]}"#)
         let message = try Self.refused(url.path)
         #expect(message.contains("road") && message.contains("fence 2") && message.contains("Point"), "\(message)")
     }
@@ -125,7 +152,9 @@ struct FenceFileTests {
     /// coordinates [lon, lat], extra properties ignored) give the same events, byte for byte.
     @Test func geoJSONAndArrayAgree() throws {
         let frame = LocalFrame(lat: 51.5, lon: -0.12)
-        let places: [(String, Double, Double, Double)] = [("a", -150, 0, 60), ("b", 0, 20, 100), ("c", 160, -10, 40), ("d", 400, 400, 80)]
+        let places: [(String, Double, Double, Double)] = [
+            ("a", -150, 0, 60), ("b", 0, 20, 100), ("c", 160, -10, 40), ("d", 400, 400, 80),
+        ]
         var array: [String] = []
         var features: [String] = []
         for (k, (id, e, n, r)) in places.enumerated() {
@@ -133,10 +162,13 @@ struct FenceFileTests {
             array.append(#"{"id":"\#(id)","lat":\#(lat),"lon":\#(lon),"radius":\#(r)}"#)
             let where_ = k % 2 == 0 ? #""id":"\#(id)","# : ""
             let props = k % 2 == 0 ? #"{"radius":\#(r),"name":"shop"}"# : #"{"id":"\#(id)","radius":\#(r)}"#
-            features.append(#"{"type":"Feature",\#(where_)"geometry":{"type":"Point","coordinates":[\#(lon),\#(lat)]},"properties":\#(props)}"#)
+            features.append(
+                #"{"type":"Feature",\#(where_)"geometry":{"type":"Point","coordinates":[\#(lon),\#(lat)]},"properties":\#(props)}"#
+            )
         }
         let arrayURL = try Self.write("[" + array.joined(separator: ",\n") + "]")
-        let geoURL = try Self.write(#"{"type":"FeatureCollection","features":["# + features.joined(separator: ",\n") + "]}", "f.geojson")
+        let geoURL = try Self.write(
+            #"{"type":"FeatureCollection","features":["# + features.joined(separator: ",\n") + "]}", "f.geojson")
         let walk = try Tools.run("fixsim", ["--origin", "51.5,-0.12", "--route", "-400,0:400,0", "--traces", "5"])
         for rule in ["confident", "naive"] {
             let a = try Tools.run("fencerule", ["--fences", arrayURL.path, "--rule", rule], stdin: walk.stdout)
@@ -152,7 +184,9 @@ struct FenceFileTests {
 
     /// Numeric ids are read and written as their shortest decimal text.
     @Test func numericIds() throws {
-        let url = try Self.write(#"[{"id":42,"lat":51.5,"lon":-0.12,"radius":100},{"id":3.5,"lat":51.5,"lon":-0.12,"radius":50},{"id":"shop","lat":51.5,"lon":-0.12,"radius":70}]"#)
+        let url = try Self.write(
+            #"[{"id":42,"lat":51.5,"lon":-0.12,"radius":100},{"id":3.5,"lat":51.5,"lon":-0.12,"radius":50},{"id":"shop","lat":51.5,"lon":-0.12,"radius":70}]"#
+        )
         let fences = try FenceFile.load(path: url.path)
         #expect(fences.map(\.id) == ["42", "3.5", "shop"])
         let walk = try Tools.run("fixsim", ["--origin", "51.5,-0.12", "--route", "-300,0:300,0"])
@@ -272,7 +306,9 @@ struct FenceFileTests {
         let big = try Tools.run("fencerule", ["--fences", allURL.path], stdin: walk.stdout)
         let seconds = Date().timeIntervalSince(start)
         let small = try Tools.run("fencerule", ["--fences", nearURL.path], stdin: walk.stdout)
-        print("1,000,000 fences (\(all.utf8.count / 1_000_000) MB): load and \(try Tools.objects(walk.stdout).count) fixes in \(String(format: "%.1f", seconds)) s; \(try Tools.objects(big.stdout).count) events")
+        print(
+            "1,000,000 fences (\(all.utf8.count / 1_000_000) MB): load and \(try Tools.objects(walk.stdout).count) fixes in \(String(format: "%.1f", seconds)) s; \(try Tools.objects(big.stdout).count) events"
+        )
         #expect(big.status == 0, "\(big.stderr)")
         #expect(!big.stdout.isEmpty)
         #expect(big.stdout == small.stdout, "a million fences and the ones near the walk disagree")

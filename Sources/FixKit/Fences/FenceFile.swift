@@ -120,7 +120,9 @@ public enum FenceFile {
         }()
         if let failure { throw failure }
         let table = read.table.finish()
-        if let (first, second) = firstDuplicate(table, hashes: read.hashes.elements) {
+        // Ids in strictly ascending byte order (as programs number their fences) cannot repeat;
+        // others are hashed and sorted (`firstDuplicate`).
+        if !read.table.idsAscending, let (first, second) = firstDuplicate(table) {
             throw OptionFileError(
                 "--fences \(name): fence \(second + 1) has the id \(table.id(second).debugDescription) of fence \(first + 1): ids must be unique"
             )
@@ -134,23 +136,18 @@ public enum FenceFile {
     /// append paid a run-time exclusivity check (about 190 instructions a fence).
     final class ReadFences {
         let table: FenceTable.Builder
-        let hashes: ScratchBuffer<UInt64>
 
         init(capacity: Int, idBytes: Int) {
             table = FenceTable.Builder(capacity: capacity, idBytes: idBytes)
-            hashes = ScratchBuffer(capacity: capacity)
         }
 
-        func append(_ f: Fence) {
-            table.append(f)
-            hashes.append(idHash(f.id))
-        }
+        func append(_ f: Fence) { table.append(f) }
     }
 
     /// `{"id":"…","lat":…,"lon":…,"radius":…}` with the members in any order, string id, no
     /// escapes, valid values: the common case, read byte by byte without building JSON values
-    /// or going through the scanner's general calls, and added to `read` with its id's hash
-    /// (`idHash`). False for anything else, which the general reader then reads and, if wrong,
+    /// or going through the scanner's general calls, and added to `read`. False for anything
+    /// else, which the general reader then reads and, if wrong,
     /// explains. On success the scanner is after the object.
     static func quickFence(_ s: inout JSONScanner, into read: ReadFences) -> Bool {
         guard let base = s.bytes.baseAddress else { return false }
@@ -223,15 +220,14 @@ public enum FenceFile {
         return true
     }
 
-    /// Adds a fence whose id is these bytes (no escapes) to `read`, with the id's hash: the
-    /// bytes themselves where they are ASCII, else the UTF-8 of the string they decode to
-    /// (invalid sequences repaired, as every other string of the file is).
+    /// Adds a fence whose id is these bytes (no escapes) to `read`: the bytes themselves where
+    /// they are ASCII, else the UTF-8 of the string they decode to (invalid sequences repaired,
+    /// as every other string of the file is).
     @inline(__always)
     static func add(id text: UnsafeBufferPointer<UInt8>, lat: Double, lon: Double, radius: Double, to read: ReadFences)
     {
         if JSONByte.isASCII(text) {
             read.table.append(id: text, lat: lat, lon: lon, radius: radius)
-            read.hashes.append(idHash(text))
         } else {
             read.append(Fence(id: String(decoding: text, as: UTF8.self), lat: lat, lon: lon, radius: radius))
         }

@@ -55,6 +55,9 @@ public struct FenceTable: @unchecked Sendable {
         @exclusivity(unchecked) private var capacity: Int
         @exclusivity(unchecked) private var idCount = 0
         @exclusivity(unchecked) private var idCapacity: Int
+        /// Whether every id so far is greater, byte by byte, than the one before: then no two
+        /// are equal, and the duplicate check has nothing to look for.
+        @exclusivity(unchecked) private(set) var idsAscending = true
 
         /// Room for `capacity` fences and `idBytes` bytes of ids before any column grows.
         init(capacity: Int = 16, idBytes: Int = 128) {
@@ -72,8 +75,33 @@ public struct FenceTable: @unchecked Sendable {
         func append(id: UnsafeBufferPointer<UInt8>, lat: Double, lon: Double, radius: Double) {
             if count == capacity { growFences() }
             if idCount + id.count > idCapacity { growIDs(id.count) }
-            // SAFETY: count < capacity and idCount + id.count ≤ idCapacity after the growths above.
-            if let from = id.baseAddress { (idBytes + idCount).update(from: from, count: id.count) }
+            // SAFETY: count < capacity and idCount + id.count ≤ idCapacity after the growths above;
+            // the last id is the bytes from the end before it (or 0) to `idCount`.
+            if idsAscending, count > 0 {
+                let previous = count > 1 ? idEnds[count - 2] : 0
+                idsAscending = FenceTable.precedes(
+                    UnsafeBufferPointer(start: idBytes + previous, count: idCount - previous), id)
+            }
+            if let from = id.baseAddress {
+                if id.count <= 24 {
+                    // A short id a word at a time, then byte by byte: the call to memmove cost
+                    // more than the copy.
+                    let to = UnsafeMutableRawPointer(idBytes + idCount)
+                    var t = 0
+                    while t + 8 <= id.count {
+                        to.storeBytes(
+                            of: UnsafeRawPointer(from + t).loadUnaligned(as: UInt64.self), toByteOffset: t,
+                            as: UInt64.self)
+                        t += 8
+                    }
+                    while t < id.count {
+                        idBytes[idCount + t] = from[t]
+                        t += 1
+                    }
+                } else {
+                    (idBytes + idCount).update(from: from, count: id.count)
+                }
+            }
             idCount += id.count
             idEnds[count] = idCount
             self.lat[count] = lat
@@ -115,6 +143,28 @@ public struct FenceTable: @unchecked Sendable {
             p.deallocate()
             p = q
         }
+    }
+
+    /// Whether `a` sorts strictly before `b`, byte by byte (a prefix before what extends it).
+    /// Eight bytes at a time, as big-endian words, whose order is the bytes' order.
+    @inline(__always)
+    static func precedes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        let n = min(a.count, b.count)
+        if n > 0, let pa = a.baseAddress, let pb = b.baseAddress {
+            var i = 0
+            // SAFETY: words are read at i ..< i + 8 ≤ n, inside both.
+            while i + 8 <= n {
+                let x = UnsafeRawPointer(pa + i).loadUnaligned(as: UInt64.self).bigEndian
+                let y = UnsafeRawPointer(pb + i).loadUnaligned(as: UInt64.self).bigEndian
+                if x != y { return x < y }
+                i += 8
+            }
+            while i < n {
+                if pa[i] != pb[i] { return pa[i] < pb[i] }
+                i += 1
+            }
+        }
+        return a.count < b.count
     }
 
     private init(storage: Storage, count: Int) {
