@@ -25,42 +25,6 @@ struct TraceFences {
     var insideScratch: [Int] = []
 }
 
-/// What the engine reuses from fix to fix, whatever the trace (it processes one fix at a
-/// time): a fix's candidates, and the states it adds.
-final class FenceScratch {
-    struct Candidate {
-        var k: Int
-        var d: Double
-        var radius: Double
-        var place: Int
-    }
-
-    let candidates = ScratchBuffer<Candidate>()
-    let added = ScratchBuffer<FenceStates.Entry>()
-
-    /// Sorts the candidates by fence: a few as a rule, which an insertion sort orders in a
-    /// fraction of the standard sort's instructions; many (--trace with a huge σ) the standard
-    /// sort.
-    static func sortByFence(_ list: ScratchBuffer<Candidate>) {
-        if list.count > 32 {
-            // SAFETY: the buffer's `count` elements, sorted where they lie; nothing appends
-            // meanwhile.
-            var all = UnsafeMutableBufferPointer(mutating: list.elements)
-            all.sort { $0.k < $1.k }
-            return
-        }
-        for i in 1..<max(1, list.count) {
-            let e = list[i]
-            var j = i
-            while j > 0, list[j - 1].k > e.k {
-                list[j] = list[j - 1]
-                j -= 1
-            }
-            list[j] = e
-        }
-    }
-}
-
 /// Events for one fix, in the order they are written.
 enum FenceEvent {
     case enter(Int, distance: Double, p: Double)
@@ -94,11 +58,43 @@ final class FenceEngine {
     /// The refresh circle's smallest radius, as Core Location's.
     static let minimumRefreshRadius = 50.0
 
+    struct Candidate {
+        var k: Int
+        var d: Double
+        var radius: Double
+        var place: Int
+    }
+
+    /// Sorts the candidates by fence: a few as a rule, which an insertion sort orders in a
+    /// fraction of the standard sort's instructions; many (--trace with a huge σ) the standard
+    /// sort.
+    static func sortByFence(_ list: ScratchBuffer<Candidate>) {
+        if list.count > 32 {
+            // SAFETY: the buffer's `count` elements, sorted where they lie; nothing appends
+            // meanwhile.
+            var all = UnsafeMutableBufferPointer(mutating: list.elements)
+            all.sort { $0.k < $1.k }
+            return
+        }
+        for i in 1..<max(1, list.count) {
+            let e = list[i]
+            var j = i
+            while j > 0, list[j - 1].k > e.k {
+                list[j] = list[j - 1]
+                j -= 1
+            }
+            list[j] = e
+        }
+    }
+
     /// Which side of the thresholds P is on, without P where a table settles it.
     let decisions: DecisionTable
     /// The fences near the trace the stream is on.
     let near = NearFences()
-    let scratch = FenceScratch()
+    /// A fix's candidates, and the states it adds: kept from fix to fix, whatever the trace
+    /// (one fix is processed at a time).
+    let candidates = ScratchBuffer<Candidate>()
+    let added = ScratchBuffer<FenceStates.Entry>()
 
     init(index: FenceIndex, settings: FenceRuleSettings, limit: Int?) {
         self.index = index
@@ -147,11 +143,11 @@ final class FenceEngine {
         if report != nil || steady != nil {
             (margin, minRadius) = widened(margin, minRadius, fix, at: here, steady: steady, tracing: report != nil)
         }
-        let candidates = scratch.candidates
+        let candidates = self.candidates
         candidates.removeAll()
         forEachWithin(here, margin: margin, minRadius: minRadius, serial: state.serial) { k, d, radius, place in
             if limit == nil || state.watched.contains(k) {
-                candidates.append(FenceScratch.Candidate(k: k, d: d, radius: radius, place: place))
+                candidates.append(Candidate(k: k, d: d, radius: radius, place: place))
             }
         }
         if candidates.isEmpty, state.states.isEmpty {
@@ -159,13 +155,14 @@ final class FenceEngine {
             state.previous = fix
             return events
         }
-        if candidates.count > 1 { FenceScratch.sortByFence(candidates) }
-        let added = scratch.added
+        if candidates.count > 1 { FenceEngine.sortByFence(candidates) }
+        let added = self.added
         added.removeAll()
         let previous = state.previous
         let stillStretch = state.still.stretch
         let stillActive = state.still.active
-        let watched = state.watched
+        // Only a limit has a watched set (an optional: nil needs no reference counting).
+        let watched = limit != nil ? state.watched : nil
         // The common case's shortcut for a fence held inside with no dwell under way (most of
         // the kept states): whether the step surely leaves it as it is, from the squared chord
         // alone, before a square root and a division are spent on its distance.
@@ -200,6 +197,13 @@ final class FenceEngine {
                     d = candidates[c].d
                     radius = candidates[c].radius
                     c += 1
+                } else if plain, !kept[m].state.inside {
+                    // Outside, and not a candidate: P > enter is out of reach (that is what the
+                    // candidates are), so the step finds no contradiction and resets the dwell,
+                    // which leaves the quiet state, forgotten. Half of a noisy fix's kept states
+                    // are such dwells of one fix, begun by the fix before.
+                    m += 1
+                    continue
                 } else {
                     assert(Int(index.originals[place]) == k, "a kept state's place is its fence's slot")
                     // SAFETY: a kept state's place is its fence's slot, below the index's count.
@@ -228,7 +232,7 @@ final class FenceEngine {
                 // contradicted: the step would leave it as it is, so P is not needed (unless
                 // --trace prints it).
                 let keep =
-                    (limit != nil && !watched.contains(k))
+                    (watched.map { !$0.contains(k) } ?? false)
                     || (report == nil && steady == nil && kept[i].state.inside && kept[i].state.count == 0
                         && acting.surelyInside(d, radius, fix.sigma))
                     || evaluate(
