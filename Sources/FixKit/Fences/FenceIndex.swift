@@ -198,11 +198,22 @@ public final class FenceIndex {
                 (originals + e).initialize(to: order[e])
             }
             let firstCube = cubeCount
-            var m = first
-            while m < end {
-                let key = keys[m]
-                var e = m
-                while e < end, keys[e] == key { e += 1 }
+            // The runs of equal keys made cubes: every fence writes a cube starting at itself,
+            // kept (counted) only where its key differs from the one before, as a run's length
+            // (1 to 3 as a rule) was no pattern for the branch predictor; each cube then ends
+            // where the next begins. A write past the last kept cube is overwritten or left
+            // beyond `cubeCount`: there are never more cubes than fences before it.
+            var previous = keys[first] &+ 1
+            for e in first..<end {
+                let key = keys[e]
+                (cubes + cubeCount).initialize(to: Cube(key: key, start: UInt32(e), end: 0))
+                cubeCount += key != previous ? 1 : 0
+                previous = key
+            }
+            for c in firstCube..<cubeCount {
+                let m = Int(cubes[c].start)
+                let e = c + 1 < cubeCount ? Int(cubes[c + 1].start) : end
+                cubes[c].end = UInt32(e)
                 // Largest radius first (stable: equal radii stay in file order), so that a
                 // query for fences of some least radius stops at the first smaller.
                 for a in (m + 1)..<max(m + 1, e) {
@@ -217,9 +228,6 @@ public final class FenceIndex {
                     slots[b] = slot
                     originals[b] = original
                 }
-                (cubes + cubeCount).initialize(to: Cube(key: key, start: UInt32(m), end: UInt32(e)))
-                cubeCount += 1
-                m = e
             }
             let count = cubeCount - firstCube
             var size = 2
