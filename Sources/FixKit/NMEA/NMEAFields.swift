@@ -5,16 +5,19 @@
 /// diagram (`$--GGA,hhmmss.ss,...`: field 1 is the time). They are byte ranges into the
 /// sentence's bytes; an empty field is absent.
 ///
-/// SAFETY: `bytes` and `bounds` point into the reader's line buffer and its `FieldBounds`
+/// SAFETY: `base` and `bounds` point into the reader's line buffer and its `FieldBounds`
 /// scratch table. Both live only until the next sentence is framed (the reader reuses the
 /// table and may move the buffer when it reads more), so a sentence is used at once and never
 /// stored: a parser copies out the numbers it reads.
 struct NMEASentence {
-    // SAFETY: `bytes` and `bounds` point into the reader's line buffer and its `FieldBounds`; both
+    // SAFETY: `base` and `bounds` point into the reader's line buffer and its `FieldBounds`; both
     // are valid only until the next sentence is framed (the buffer may move when more is read, and
-    // `bounds` is rewritten), so a sentence is used at once and never stored. Every field range is
-    // inside `bytes` (`frame` ends each field inside the sentence).
-    let bytes: UnsafeBufferPointer<UInt8>
+    // `bounds` is rewritten), so a sentence is used at once and never stored. `base[..<length]` is
+    // the sentence, from its `$` to the line's end; every field is inside it (`frame` ends each
+    // field inside the sentence) and starts after the address, `$TTSSS,` (7 bytes or more), so a
+    // field that is not empty ends 8 bytes or more into it.
+    let base: UnsafePointer<UInt8>
+    let length: Int
     /// Where each field ends: `bounds[0]` is the comma after the address, `bounds[n]` the
     /// comma (or the end of the last field) that ends field n. Field n runs from just after
     /// `bounds[n - 1]` to `bounds[n]`.
@@ -23,6 +26,10 @@ struct NMEASentence {
     let count: Int
     /// The sentence type, such as `RMC`, as three bytes packed into an integer.
     let type: UInt32
+
+    /// The sentence's bytes, from its `$` to the line's end.
+    // SAFETY: `base[..<length]`, valid as long as the sentence is (see above).
+    var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: length) }
 
     /// Field n's byte range (n from 1 to `count`).
     @inline(__always)
@@ -34,49 +41,129 @@ struct NMEASentence {
     }
 
     /// Whether field n is empty or missing (a sentence cut short).
-    func isEmpty(_ n: Int) -> Bool { n > count || range(n).isEmpty }
+    @inline(__always)
+    func isEmpty(_ n: Int) -> Bool { n > count || bounds[n - 1] + 1 >= bounds[n] }
 
     /// Field n's bytes; empty when the sentence has fewer fields.
-    // SAFETY: the returned buffer is a part of `bytes` (or empty at its start) and lives as long as
-    // the sentence does.
+    // SAFETY: the returned buffer is a part of the sentence (or empty at its start) and lives as
+    // long as the sentence does.
+    @inline(__always)
     func field(_ n: Int) -> UnsafeBufferPointer<UInt8> {
-        guard n <= count else { return UnsafeBufferPointer(start: bytes.baseAddress, count: 0) }
+        guard n <= count else { return UnsafeBufferPointer(start: base, count: 0) }
         let r = range(n)
-        // SAFETY: a sub-range of `bytes` (`frame` ends every field inside the sentence), valid
-        // as long as the sentence is.
-        return UnsafeBufferPointer(start: bytes.baseAddress?.advanced(by: r.lowerBound), count: r.count)
+        // SAFETY: a sub-range of the sentence (see above), valid as long as the sentence is.
+        return UnsafeBufferPointer(start: base + r.lowerBound, count: r.count)
     }
 
     /// The first byte of field n, or nil when it is empty.
+    @inline(__always)
     func char(_ n: Int) -> UInt8? {
         guard n <= count else { return nil }
-        let r = range(n)
-        return r.isEmpty ? nil : bytes[r.lowerBound]
-    }
-
-    func number(_ n: Int) -> Double? {
-        guard !isEmpty(n) else { return nil }
-        return DecimalNumber.parse(field(n))
+        let start = Int(bounds[n - 1]) + 1
+        return start < Int(bounds[n]) ? base[start] : nil
     }
 
     /// Field n as a number, read once: nil when it is empty (or the sentence has fewer
     /// fields); a field that is present but not a number makes the whole sentence malformed.
-    @inline(__always)
+    /// One copy, called from every parser: inlined into each, the parsers' code outgrew the
+    /// instruction cache (callgrind's cache simulation: 18 misses an epoch more).
+    @inline(never)
     func optionalNumber(_ n: Int) throws(NMEARefusal) -> Double? {
-        guard !isEmpty(n) else { return nil }
-        guard let v = DecimalNumber.parse(field(n)) else { throw .number(field: n) }
+        guard n <= count else { return nil }
+        let start = Int(bounds[n - 1]) + 1
+        let end = Int(bounds[n])
+        guard start < end else { return nil }
+        if let v = shortNumber(start, end) { return v }
+        guard let v = number(start, end) else { throw .number(field: n) }
         return v
+    }
+
+    /// Bytes `start..<end` of a field as a number (`DecimalNumber`'s grammar), out of line:
+    /// the forms `shortNumber` leaves (a sign, more than eight bytes, an exponent, no number).
+    @inline(never)
+    func number(_ start: Int, _ end: Int) -> Double? {
+        // SAFETY: a part of a field, inside the sentence, valid for the call.
+        DecimalNumber.parse(UnsafeBufferPointer(start: base + start, count: end - start))
+    }
+
+    /// The eight bytes that end at `end`, a non-empty field's end or a place in one, as one
+    /// word, the last byte on top.
+    @inline(__always)
+    func word(endingAt end: Int) -> UInt64 {
+        // SAFETY: `base[(end - 8)..<end]` is inside the sentence: a non-empty field ends 8 bytes
+        // or more into it, and at most at its end (see above).
+        UnsafeRawPointer(base + end - 8).loadUnaligned(as: UInt64.self).littleEndian
+    }
+
+    /// Bytes `start..<end` of a non-empty field as a number when they are one to eight digits
+    /// with at most one point, which a digit follows (`0.80`, `170.8`, `10`, `.5`: what NMEA's
+    /// numbers are), else nil (a sign, an exponent, a longer field: `number` reads those). The
+    /// value is `DecimalNumber.parse`'s: the same integer over the same exact power of ten,
+    /// one correctly rounded division. The bytes are checked and converted as one word, with
+    /// no branch on each byte.
+    @inline(__always)
+    func shortNumber(_ start: Int, _ end: Int) -> Double? {
+        let length = end - start
+        guard length <= 8 else { return nil }
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        // The field's bytes in the low `length` bytes of x, the first lowest.
+        let x = word(endingAt: end) &>> UInt64(64 - 8 * length)
+        let inField: UInt64 = length == 8 ? ~0 : (1 &<< UInt64(8 * length)) &- 1
+        // Digits become 0...9, and a byte's high bit is set in `bad` where it is anything else
+        // (a byte of 0x8A or more may carry into the next and mark it too: then a digit is
+        // left to `number`, never a non-digit taken for one).
+        let d = x ^ 0x3030_3030_3030_3030
+        let bad = (d | (d &+ 0x7676_7676_7676_7676)) & highs & inField
+        var digits = d & inField
+        var count = length
+        var decimals = 0
+        if bad != 0 {
+            // One byte that is not a digit: a point, with a digit after it.
+            guard bad & (bad &- 1) == 0 else { return nil }
+            let point = bad.trailingZeroBitCount >> 3
+            guard point <= length - 2, UInt8(truncatingIfNeeded: x &>> UInt64(8 * point)) == UInt8(ascii: ".")
+            else { return nil }
+            // The digits after the point move down over it.
+            let below: UInt64 = (1 &<< UInt64(8 * point)) &- 1
+            count = length - 1
+            digits = d & below | d &>> 8 & ~below & ((1 &<< UInt64(8 * count)) &- 1)
+            decimals = count - point
+        }
+        // As eight digits with leading zeros, the first in the lowest byte: Lemire's conversion
+        // in three multiplications, as `DecimalNumber.digitRun` does it.
+        var v = digits &<< UInt64(8 * (8 - count))
+        v = (v &* 10) &+ (v &>> 8)
+        v =
+            ((v & 0x0000_00FF_0000_00FF) &* 0x000F_4240_0000_0064
+                &+ (v &>> 16 & 0x0000_00FF_0000_00FF) &* 0x0000_2710_0000_0001) &>> 32
+        return Double(v) / DecimalNumber.exactPowers[decimals]
+    }
+
+    /// The high bit of each byte of `word(endingAt: end)` that is a `.` of the non-empty field
+    /// `start..<end` (bytes before the field left out).
+    @inline(__always)
+    func points(_ start: Int, _ end: Int) -> UInt64 {
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        // Where x has a zero byte: (x & 0x7F) + 0x7F sets a byte's high bit unless its low
+        // seven bits are 0, without a carry, and x's own high bit joins.
+        let x = word(endingAt: end) ^ 0x2E2E_2E2E_2E2E_2E2E
+        let found = ~((x & ~highs &+ ~highs) | x) & highs
+        let length = end - start
+        return length >= 8 ? found : found & ~0 &<< UInt64(8 * (8 - length))
     }
 
     /// Decimal places in field n (`4807.038` has 3): how precise a coordinate is.
     func decimals(_ n: Int) -> Int {
         guard n <= count else { return 0 }
         let r = range(n)
-        // From the end: the fraction is short, the whole part of a coordinate is not.
-        var k = r.upperBound
+        guard !r.isEmpty else { return 0 }
+        // From the end, where the fraction's point is: most often in the last eight bytes.
+        let found = points(r.lowerBound, r.upperBound)
+        if found != 0 { return 7 - (63 - found.leadingZeroBitCount) >> 3 }
+        var k = r.upperBound - 8
         while k > r.lowerBound {
             k -= 1
-            if bytes[k] == UInt8(ascii: ".") { return r.upperBound - k - 1 }
+            if base[k] == UInt8(ascii: ".") { return r.upperBound - k - 1 }
         }
         return 0
     }
@@ -85,23 +172,33 @@ struct NMEASentence {
     /// field n + 1 (N/S or E/W). Nil when empty, malformed or out of range. Adds the field's
     /// decimal places to `decimals`.
     func coordinate(_ n: Int, limit: Double, decimals: inout Int) -> Double? {
-        let text = field(n)
-        guard !text.isEmpty, let hemisphere = char(n + 1) else { return nil }
-        // Degrees are the digits before the last two in front of the decimal point.
-        var dot = 0
-        while dot < text.count, text[dot] != UInt8(ascii: ".") { dot += 1 }
-        guard dot >= 3 else { return nil }
+        guard n <= count else { return nil }
+        let start = Int(bounds[n - 1]) + 1
+        let end = Int(bounds[n])
+        guard start < end, let hemisphere = char(n + 1) else { return nil }
+        // Degrees are the digits before the last two in front of the decimal point: the first
+        // point, looked for in the last eight bytes, then before them (none: the field's end).
+        // A point found there that is not the first leaves one in the degrees or two in the
+        // minutes, and the field is refused either way, as it is when the first is taken.
+        var dot = end
+        let found = points(start, end)
+        if found != 0 {
+            dot = end - 8 + found.trailingZeroBitCount >> 3
+        } else if end - start > 8 {
+            dot = start
+            while dot < end - 8, base[dot] != UInt8(ascii: ".") { dot += 1 }
+            if dot == end - 8 { dot = end }
+        }
+        guard dot - start >= 3 else { return nil }
         var degrees = 0.0
-        for k in 0..<(dot - 2) {
-            let d = text[k] &- 48
+        for k in start..<(dot - 2) {
+            let d = base[k] &- 48
             guard d < 10 else { return nil }
             degrees = degrees * 10 + Double(d)
         }
-        // SAFETY: `text[(dot - 2)...]` is a part of the field, which is a part of the sentence's
-        // bytes, valid for this call; `dot >= 2` was checked above.
-        guard let minutes = DecimalNumber.parse(UnsafeBufferPointer(rebasing: text[(dot - 2)...])), minutes >= 0,
-            minutes < 60
-        else { return nil }
+        guard let minutes = shortNumber(dot - 2, end) ?? number(dot - 2, end), minutes >= 0, minutes < 60 else {
+            return nil
+        }
         var value = degrees + minutes / 60
         switch hemisphere {
         case UInt8(ascii: "N"), UInt8(ascii: "E"): break
@@ -109,7 +206,7 @@ struct NMEASentence {
         default: return nil
         }
         guard abs(value) <= limit else { return nil }
-        if dot < text.count { decimals += text.count - dot - 1 }
+        if dot < end { decimals += end - dot - 1 }
         return value
     }
 
@@ -300,7 +397,10 @@ enum NMEAFraming {
         let type = UInt32(p[3]) << 16 | UInt32(p[4]) << 8 | UInt32(p[5])
         // SAFETY: the sentence points into `bytes` and `bounds`, which the caller keeps alive
         // and unchanged until it has used the sentence (see `NMEASentence`).
-        return (.sentence(NMEASentence(bytes: bytes, bounds: UnsafePointer(table), count: fieldCount, type: type)), end)
+        return (
+            .sentence(NMEASentence(base: p, length: n, bounds: UnsafePointer(table), count: fieldCount, type: type)),
+            end
+        )
     }
 
     static func hexByte(_ a: UInt8, _ b: UInt8) -> UInt8? {
