@@ -270,12 +270,13 @@ enum NMEAFraming {
         case ignored
     }
 
-    /// Frames the sentence that starts at `bytes[0]` (a `$`) and runs to the next `$` or `!` or
-    /// the end of `bytes` (a line, without its line end), in one pass: the checksum (XOR of
-    /// everything between `$` and `*`, two hex digits after `*`) and the field commas. Returns
-    /// where the sentence ended. Trailing blanks and NULs are not part of the last field.
+    /// Frames the sentence that starts at `bytes[0]` (a `$`) and runs to the next `$` or `!`,
+    /// the line's end (LF, CR or NUL: `bytes` may be a line without its end, or run on past
+    /// it) or the end of `bytes`, in one pass: the checksum (XOR of everything between `$` and
+    /// `*`, two hex digits after `*`) and the field commas. Returns where the sentence ended.
+    /// Trailing blanks are not part of the last field.
     static func frame(_ bytes: UnsafeBufferPointer<UInt8>, bounds: FieldBounds) -> (Outcome, end: Int) {
-        // SAFETY: `bytes` is the caller's line, alive for this call; every index below is < n.
+        // SAFETY: `bytes` is the caller's, alive for this call; every index below is < n.
         guard let p = bytes.baseAddress else { return (.ignored, 0) }
         let n = bytes.count
         // table[0] is the address field's comma, table[n] the end of field n (numbered from 1,
@@ -285,10 +286,10 @@ enum NMEAFraming {
         var sum: UInt8 = 0
         var k = 1
         var star = -1
-        // Eight bytes at a time up to the first `$`, `!` or `*`: before the star every byte
-        // joins the checksum, so whole words are XORed and folded at the end. The commas come
-        // from an exact mask and are written out a set bit at a time; only a word with another
-        // byte at or below ',' ($ ! * and line noise) is looked at byte by byte.
+        // Eight bytes at a time up to the first `$`, `!` or `*` or line end: before the star
+        // every byte joins the checksum, so whole words are XORed and folded at the end. The
+        // commas come from an exact mask; only a word with another byte at or below ',' ($ ! *,
+        // line ends and line noise) is looked at byte by byte.
         var words: UInt64 = 0
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
@@ -299,49 +300,72 @@ enum NMEAFraming {
             // 0x80 exactly when b & 0x7F > 0x2C, never carries into the next byte, and a byte
             // with its own high bit set is above ','.
             let low = ~(((w & ~highs) &+ 0x53 &* ones) | w) & highs
-            if low != 0 {
-                // Where x = w ^ ',,,,,,,,' has a zero byte: (x & 0x7F) + 0x7F sets a byte's high
-                // bit unless its low seven bits are 0, without a carry, and x's own high bit
-                // joins, so the high bit is clear exactly where the byte is ','.
-                let x = w ^ commaBytes
-                var commas = ~(((x & ~highs) &+ ~highs) | x) & highs
-                var others = low & ~commas
-                var stop = -1
-                while others != 0 {
-                    let j = others.trailingZeroBitCount >> 3
-                    let c = UInt8(truncatingIfNeeded: w >> UInt64(j << 3))
-                    if c == UInt8(ascii: "$") || c == UInt8(ascii: "!") || c == UInt8(ascii: "*") {
-                        stop = j
-                        break
-                    }
-                    others &= others &- 1
+            // Where x = w ^ ',,,,,,,,' has a zero byte: (x & 0x7F) + 0x7F sets a byte's high
+            // bit unless its low seven bits are 0, without a carry, and x's own high bit
+            // joins, so the high bit is clear exactly where the byte is ','.
+            let x = w ^ commaBytes
+            var commas = ~(((x & ~highs) &+ ~highs) | x) & highs
+            // A line is at most `NMEAReader.maxLine` (1 MiB) long: its places fit 32 bits.
+            if low == commas, fieldCount <= FieldBounds.capacity - 10 {
+                // Only commas, and room for eight: four places are written whether the word
+                // has them or not (a place past the last comma is written again later, or
+                // never read), so that no branch waits on how many it has; more than four
+                // (empty fields) go one at a time.
+                var c = commas
+                for j in 1...4 {
+                    table[fieldCount &+ j] = Int32(truncatingIfNeeded: k &+ c.trailingZeroBitCount >> 3)
+                    c &= c &- 1
                 }
-                // Only the commas before a stop are this word's.
-                if stop >= 0 { commas &= (1 << UInt64(stop << 3)) &- 1 }
-                // Near a full table (a word holds at most eight commas) only as many count as it
-                // has room for, the rest of the sentence then being its last field: the lowest
-                // ones, kept bit by bit.
-                let room = FieldBounds.capacity - 2 - fieldCount
-                if room < 8 {
-                    var kept: UInt64 = 0
-                    for _ in 0..<max(room, 0) {
-                        kept |= commas & (0 &- commas)
-                        commas &= commas &- 1
-                    }
-                    commas = kept
+                var j = fieldCount &+ 5
+                while c != 0 {
+                    table[j] = Int32(truncatingIfNeeded: k &+ c.trailingZeroBitCount >> 3)
+                    c &= c &- 1
+                    j &+= 1
                 }
-                // A line is at most `NMEAReader.maxLine` (1 MiB) long: its places fit 32 bits.
-                while commas != 0 {
-                    fieldCount += 1
-                    table[fieldCount] = Int32(truncatingIfNeeded: k &+ commas.trailingZeroBitCount >> 3)
+                // How many: the high bits brought down to the bytes' low bits and summed into
+                // the top byte by one multiplication (at most 8: no carry).
+                fieldCount &+= Int(truncatingIfNeeded: ((commas &>> 7) &* ones) &>> 56)
+                words ^= w
+                k += 8
+                continue
+            }
+            var others = low & ~commas
+            var stop = -1
+            while others != 0 {
+                let j = others.trailingZeroBitCount >> 3
+                let c = UInt8(truncatingIfNeeded: w >> UInt64(j << 3))
+                if c == UInt8(ascii: "$") || c == UInt8(ascii: "!") || c == UInt8(ascii: "*") || c == 0x0A
+                    || c == 0x0D || c == 0
+                {
+                    stop = j
+                    break
+                }
+                others &= others &- 1
+            }
+            // Only the commas before a stop are this word's.
+            if stop >= 0 { commas &= (1 << UInt64(stop << 3)) &- 1 }
+            // Near a full table (a word holds at most eight commas) only as many count as it
+            // has room for, the rest of the sentence then being its last field: the lowest
+            // ones, kept bit by bit.
+            let room = FieldBounds.capacity - 2 - fieldCount
+            if room < 8 {
+                var kept: UInt64 = 0
+                for _ in 0..<max(room, 0) {
+                    kept |= commas & (0 &- commas)
                     commas &= commas &- 1
                 }
-                if stop >= 0 {
-                    // The bytes before it join the checksum; the byte-wise loop goes on from it.
-                    words ^= w & ((1 << UInt64(stop << 3)) &- 1)
-                    k += stop
-                    break words
-                }
+                commas = kept
+            }
+            while commas != 0 {
+                fieldCount += 1
+                table[fieldCount] = Int32(truncatingIfNeeded: k &+ commas.trailingZeroBitCount >> 3)
+                commas &= commas &- 1
+            }
+            if stop >= 0 {
+                // The bytes before it join the checksum; the byte-wise loop goes on from it.
+                words ^= w & ((1 << UInt64(stop << 3)) &- 1)
+                k += stop
+                break words
             }
             words ^= w
             k += 8
@@ -359,7 +383,7 @@ enum NMEAFraming {
                 k += 1
                 continue
             }
-            if c == UInt8(ascii: "$") || c == UInt8(ascii: "!") { break }
+            if c == UInt8(ascii: "$") || c == UInt8(ascii: "!") || c == 0x0A || c == 0x0D || c == 0 { break }
             if star < 0 {
                 if c == UInt8(ascii: "*") {
                     star = k
@@ -398,13 +422,14 @@ enum NMEAFraming {
         // SAFETY: the sentence points into `bytes` and `bounds`, which the caller keeps alive
         // and unchanged until it has used the sentence (see `NMEASentence`).
         return (
-            .sentence(NMEASentence(base: p, length: n, bounds: UnsafePointer(table), count: fieldCount, type: type)),
+            .sentence(NMEASentence(base: p, length: end, bounds: UnsafePointer(table), count: fieldCount, type: type)),
             end
         )
     }
 
+    @inline(__always)
     static func hexByte(_ a: UInt8, _ b: UInt8) -> UInt8? {
-        func v(_ c: UInt8) -> UInt8? {
+        @inline(__always) func v(_ c: UInt8) -> UInt8? {
             switch c {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - 48
             case UInt8(ascii: "A")...UInt8(ascii: "F"): return c - 55
