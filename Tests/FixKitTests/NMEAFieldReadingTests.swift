@@ -115,6 +115,48 @@ struct NMEAFieldReadingTests {
         }
     }
 
+    /// Six bytes as `hhmmss` or `ddmmyy` pairs, read as one word where the sentence goes on
+    /// for two bytes past them and byte by byte where it ends sooner (a sentence without a
+    /// checksum): both agree with the pairs' own text, and refuse any byte that is not a
+    /// digit (bytes just outside the digits, and ones that carry in the word's test).
+    @Test func digitPairsAgreeWithTheirText() {
+        var g = FixGenerator(seed: 235_959)
+        let odd: [UInt8] = [0x2F, 0x3A, 0x2E, 0x20, 0x8A, 0xFF, 0x80, 0x00 + 0x41]
+        var read = 0
+        for k in 0..<40_000 {
+            var bytes = (0..<6).map { _ in UInt8(48 + g.nextUInt() % 10) }
+            if g.chance(0.3) { bytes[Int(g.nextUInt() % 6)] = g.pick(odd) }
+            let expected: (Int64, Int64, Int64)? =
+                bytes.allSatisfy({ $0 >= 48 && $0 <= 57 })
+                ? (
+                    Int64(bytes[0] - 48) * 10 + Int64(bytes[1] - 48), Int64(bytes[2] - 48) * 10 + Int64(bytes[3] - 48),
+                    Int64(bytes[4] - 48) * 10 + Int64(bytes[5] - 48)
+                ) : nil
+            // Framed by hand: the text may hold bytes that are not UTF-8.
+            var sentence = Array("$GPXXX,".utf8) + bytes
+            let last = k % 2 == 0
+            if !last { sentence += Array(",A".utf8) }
+            if !last || g.chance(0.5) {
+                let sum = sentence.dropFirst().reduce(UInt8(0), ^)
+                sentence += Array(("*" + String(format: "%02X", sum)).utf8)
+            }
+            let bounds = FieldBounds()
+            let got = sentence.withUnsafeBufferPointer { buffer -> (Int64, Int64, Int64)? in
+                guard case .sentence(let s) = NMEAFraming.frame(buffer, bounds: bounds).0 else {
+                    Issue.record("\(bytes) not framed")
+                    return nil
+                }
+                // Without a checksum, a last field loses its trailing blanks: its six bytes
+                // are then not all in it, and the pairs' reading does not apply.
+                guard s.range(1) == 7..<13 else { return expected }
+                return s.digitPairs(7)
+            }
+            #expect(got?.0 == expected?.0 && got?.1 == expected?.1 && got?.2 == expected?.2, "\(bytes)")
+            if got != nil { read += 1 }
+        }
+        #expect(read > 20_000)
+    }
+
     /// A coordinate as its doc comment reads it: the first point; degrees, the digits before
     /// the two in front of it (at least one); minutes, the rest, a number below 60; the
     /// hemisphere letter; within the limit. Nil for anything else.

@@ -210,20 +210,37 @@ struct NMEASentence {
         return value
     }
 
+    /// Bytes `start..<start + 6`, inside the sentence, as three numbers of two digits (`hhmmss`,
+    /// `ddmmyy`); nil unless all six are digits.
+    @inline(__always)
+    func digitPairs(_ start: Int) -> (Int64, Int64, Int64)? {
+        if start + 8 <= length {
+            // The six as one word (the sentence goes on past them), checked and paired at
+            // once: byte 2k becomes 10 · digit 2k + digit 2k + 1.
+            // SAFETY: `start..<start + 8` is inside the sentence, checked just above.
+            let d = UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self).littleEndian ^ 0x3030_3030_3030_3030
+            // A byte of 0x8A or more may carry a mark into the next: there is a non-digit
+            // among the six either way.
+            guard (d | (d &+ 0x7676_7676_7676_7676)) & 0x0000_8080_8080_8080 == 0 else { return nil }
+            let pairs = (d &* 10) &+ (d &>> 8)
+            return (Int64(pairs & 0xFF), Int64(pairs &>> 16 & 0xFF), Int64(pairs &>> 32 & 0xFF))
+        }
+        @inline(__always) func pair(_ k: Int) -> Int64? {
+            let a = base[start + k] &- 48
+            let b = base[start + k + 1] &- 48
+            guard a < 10, b < 10 else { return nil }
+            return Int64(a) * 10 + Int64(b)
+        }
+        guard let a = pair(0), let b = pair(2), let c = pair(4) else { return nil }
+        return (a, b, c)
+    }
+
     /// A UTC time of day `hhmmss[.sss]` in field n, in milliseconds since midnight. Seconds 60
     /// are read only at 23:59 (a leap second), as 23:59:59.999.
     func timeOfDay(_ n: Int) -> Int64? {
         let t = field(n)
-        guard t.count >= 6 else { return nil }
-        @inline(__always) func pair(_ k: Int) -> Int64? {
-            let a = t[k] &- 48
-            let b = t[k + 1] &- 48
-            guard a < 10, b < 10 else { return nil }
-            return Int64(a) * 10 + Int64(b)
-        }
-        guard let h = pair(0), let m = pair(2), let s = pair(4), h < 24, m < 60,
-            s < 60 || (s == 60 && h == 23 && m == 59)
-        else { return nil }
+        guard t.count >= 6, let (h, m, s) = digitPairs(Int(bounds[n - 1]) + 1) else { return nil }
+        guard h < 24, m < 60, s < 60 || (s == 60 && h == 23 && m == 59) else { return nil }
         // The fraction is digits only (`hhmmss.sss`): a number parser would also take an
         // exponent (`123519.5e300`), whose milliseconds no integer holds.
         var ms: Int64 = 0
