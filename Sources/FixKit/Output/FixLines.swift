@@ -1,8 +1,11 @@
 /// Fix records, one a line (fix(5)): gpx2fix's and fixsim's output. No framing.
 struct FixLines: RecordWriter {
+    /// What the last line's date and trace were written as.
+    private var memo = FixLineMemo()
+
     @inline(__always)
     mutating func write(_ fix: Fix, into out: inout [UInt8]) {
-        FixEncoder.encode(fix, into: &out)
+        FixEncoder.encode(fix, into: &out, memo: &memo)
     }
 }
 
