@@ -21,6 +21,28 @@ struct NMEAFieldReadingTests {
         }
     }
 
+    /// The framing finds every comma, a word at a time, with runs of up to 40 commas (empty
+    /// fields) at every place in a word, and up to the 127 fields it keeps: each field is what
+    /// splitting the text at its commas gives, and the rest of a longer sentence is its last
+    /// field.
+    @Test func framingFindsEveryField() throws {
+        var g = FixGenerator(seed: 127)
+        for k in 0..<20_000 {
+            var fields: [String] = []
+            for _ in 0..<Int(g.nextUInt() % (k % 10 == 0 ? 200 : 30)) {
+                let length = g.chance(0.3) ? 0 : Int(g.nextUInt() % 12)
+                fields.append(String((0..<length).map { _ in g.pick(Array("0123456789.-ANE")) }))
+                if g.chance(0.05) { fields += Array(repeating: "", count: Int(g.nextUInt() % 40)) }
+            }
+            let parsed = withSentence(fields) { s -> [String] in
+                (1...max(s.count, 1)).map { String(decoding: s.field($0), as: UTF8.self) }
+            }
+            // `frame` keeps 127 fields: from the 127th comma on, the text is the last field's.
+            let kept = fields.count <= 127 ? fields : fields[..<126] + [fields[126...].joined(separator: ",")]
+            #expect(parsed == (fields.isEmpty ? [""] : Array(kept)), "\(fields)")
+        }
+    }
+
     /// `[0-9]*(.[0-9]+)?` with a digit: the numbers NMEA's fields hold.
     static func isPlain(_ text: String) -> Bool {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)

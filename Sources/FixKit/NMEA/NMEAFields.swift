@@ -299,6 +299,8 @@ enum NMEAFraming {
         // table[0] is the address field's comma, table[n] the end of field n (numbered from 1,
         // as in the sentence diagrams).
         let table = bounds.storage
+        // A local, not read from `bounds` again after each store to `table`.
+        let commaPlaces = bounds.commaPlaces
         var fieldCount = -1
         var sum: UInt8 = 0
         var k = 1
@@ -324,24 +326,31 @@ enum NMEAFraming {
             var commas = ~(((x & ~highs) &+ ~highs) | x) & highs
             // A line is at most `NMEAReader.maxLine` (1 MiB) long: its places fit 32 bits.
             if low == commas, fieldCount <= FieldBounds.capacity - 10 {
-                // Only commas, and room for eight: four places are written whether the word
-                // has them or not (a place past the last comma is written again later, or
-                // never read), so that no branch waits on how many it has; more than four
-                // (empty fields) go one at a time.
-                var c = commas
-                for j in 1...4 {
-                    table[fieldCount &+ j] = Int32(truncatingIfNeeded: k &+ c.trailingZeroBitCount >> 3)
-                    c &= c &- 1
+                // Only commas, and room for eight. Their places come from a table, by the
+                // word's eight comma bits gathered into one byte (bit 8j + 7 moves to bit
+                // 56 + j: one multiplication, whose partial products never meet). Four places
+                // are written whether the word has them or not (a place past the last comma is
+                // written again later, or never read), so that no branch waits on how many it
+                // has; more than four (empty fields) go one at a time.
+                let pattern = Int(truncatingIfNeeded: ((commas &>> 7) &* 0x0102_0408_1020_4080) &>> 56)
+                let places = commaPlaces[pattern]
+                let at = Int32(truncatingIfNeeded: k)
+                table[fieldCount &+ 1] = at &+ Int32(truncatingIfNeeded: places & 0xFF)
+                table[fieldCount &+ 2] = at &+ Int32(truncatingIfNeeded: places &>> 8 & 0xFF)
+                table[fieldCount &+ 3] = at &+ Int32(truncatingIfNeeded: places &>> 16 & 0xFF)
+                table[fieldCount &+ 4] = at &+ Int32(truncatingIfNeeded: places &>> 24 & 0xFF)
+                let found = Int(truncatingIfNeeded: places &>> 32)
+                if found > 4 {
+                    var c = commas
+                    for _ in 0..<4 { c &= c &- 1 }
+                    var j = fieldCount &+ 5
+                    while c != 0 {
+                        table[j] = Int32(truncatingIfNeeded: k &+ c.trailingZeroBitCount >> 3)
+                        c &= c &- 1
+                        j &+= 1
+                    }
                 }
-                var j = fieldCount &+ 5
-                while c != 0 {
-                    table[j] = Int32(truncatingIfNeeded: k &+ c.trailingZeroBitCount >> 3)
-                    c &= c &- 1
-                    j &+= 1
-                }
-                // How many: the high bits brought down to the bytes' low bits and summed into
-                // the top byte by one multiplication (at most 8: no carry).
-                fieldCount &+= Int(truncatingIfNeeded: ((commas &>> 7) &* ones) &>> 56)
+                fieldCount &+= found
                 words ^= w
                 k += 8
                 continue
@@ -466,11 +475,29 @@ final class FieldBounds {
     // SAFETY: allocated here for `capacity` fields, initialised, and freed in `deinit`: valid as
     // long as the reader that owns this object; `frame` writes at most `capacity` entries.
     let storage: UnsafeMutablePointer<Int32>
+    /// For each set of commas in a word (bit j: byte j is one), the byte places of the first
+    /// four in the low four bytes and how many there are in the fifth.
+    // SAFETY: allocated here for 256 entries, all initialised, and freed in `deinit`; `frame`
+    // indexes it by one byte.
+    let commaPlaces: UnsafeMutablePointer<UInt64>
 
     init() {
         storage = .allocate(capacity: FieldBounds.capacity)
         storage.initialize(repeating: 0, count: FieldBounds.capacity)
+        commaPlaces = .allocate(capacity: 256)
+        for pattern in 0..<256 {
+            var places: UInt64 = 0
+            var found: UInt64 = 0
+            for j in 0..<8 where pattern >> j & 1 == 1 {
+                if found < 4 { places |= UInt64(j) << (8 * found) }
+                found += 1
+            }
+            (commaPlaces + pattern).initialize(to: places | found << 32)
+        }
     }
 
-    deinit { storage.deallocate() }
+    deinit {
+        storage.deallocate()
+        commaPlaces.deallocate()
+    }
 }
