@@ -43,6 +43,43 @@ struct NMEAFieldReadingTests {
         }
     }
 
+    /// The checksum, `*hh` (either case) after the XOR of everything between `$` and `*`, as
+    /// the framing reads it straight from the buffer or from a line cut before its end: the
+    /// sentence ends at the line's end (or a `$` or `!`), whatever follows the two digits;
+    /// one digit, a byte that is not hex, or a wrong sum is a bad checksum.
+    @Test func checksumsAgreeWithTheirText() throws {
+        var g = FixGenerator(seed: 0x2A)
+        let endings = ["\r\n", "\n", "\r", "\u{0}", "$GPGGA", "!AIVDM", ""]
+        var good = 0
+        for _ in 0..<20_000 {
+            let body =
+                "GPXXX," + (0..<Int(g.nextUInt() % 12)).map { _ in String(g.nextUInt() % 1000) }.joined(separator: ",")
+            let sum = body.utf8.reduce(UInt8(0), ^)
+            var tail = String(format: g.chance(0.25) ? "%02x" : "%02X", sum)
+            if g.chance(0.1) { tail = String(format: "%02X", sum ^ UInt8(1 + g.nextUInt() % 255)) }
+            if g.chance(0.1) { tail = g.pick(["", "5", "G1", "1G", " 5", ",A"]) }
+            let junk = g.chance(0.1) ? g.pick(["x", " ", "\t", "*", ",", "ZZ", "00"]) : ""
+            let ending = g.pick(endings)
+            let bytes = Array(("$" + body + "*" + tail + junk + ending).utf8)
+            // The reference: the sentence runs to the first line end, `$` or `!` after its
+            // start; its checksum is the two bytes after the star, read as hex.
+            let stop =
+                bytes.indices.dropFirst().first { [0x0A, 0x0D, 0, 0x24, 0x21].contains(bytes[$0]) } ?? bytes.count
+            let hex = String(decoding: (tail + junk).utf8.prefix(2), as: UTF8.self)
+            let sumIsRight = hex.count == 2 && hex.allSatisfy(\.isHexDigit) && UInt8(hex, radix: 16) == sum
+            let (outcome, end) = bytes.withUnsafeBufferPointer { NMEAFraming.frame($0, bounds: FieldBounds()) }
+            #expect(end == stop, "\(bytes)")
+            switch outcome {
+            case .sentence:
+                #expect(sumIsRight, "\(String(decoding: bytes, as: UTF8.self).debugDescription)")
+                good += 1
+            case .badChecksum: #expect(!sumIsRight, "\(String(decoding: bytes, as: UTF8.self).debugDescription)")
+            case .ignored: Issue.record("ignored: \(String(decoding: bytes, as: UTF8.self).debugDescription)")
+            }
+        }
+        #expect(good > 10_000)
+    }
+
     /// `[0-9]*(.[0-9]+)?` with a digit: the numbers NMEA's fields hold.
     static func isPlain(_ text: String) -> Bool {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)

@@ -400,7 +400,18 @@ enum NMEAFraming {
         words ^= words >> 16
         words ^= words >> 8
         sum = UInt8(truncatingIfNeeded: words)
-        while k < n {
+        @inline(__always) func ends(_ c: UInt8) -> Bool {
+            c == UInt8(ascii: "$") || c == UInt8(ascii: "!") || c == 0x0A || c == 0x0D || c == 0
+        }
+        // The usual end, `*hh` and the line's end, is taken at once: what the loop below would
+        // find there (the same end, and the two digits XORed in and out again).
+        var given: UInt8?
+        if k + 3 <= n, p[k] == UInt8(ascii: "*"), let hex = hexByte(p[k + 1], p[k + 2]), k + 3 == n || ends(p[k + 3]) {
+            star = k
+            given = hex
+            k += 3
+        }
+        while given == nil, k < n {
             let c = p[k]
             // Every byte that matters ($ ! * , and line noise) is at or below ','; letters and
             // digits only join the checksum.
@@ -409,7 +420,7 @@ enum NMEAFraming {
                 k += 1
                 continue
             }
-            if c == UInt8(ascii: "$") || c == UInt8(ascii: "!") || c == 0x0A || c == 0x0D || c == 0 { break }
+            if ends(c) { break }
             if star < 0 {
                 if c == UInt8(ascii: "*") {
                     star = k
@@ -426,7 +437,9 @@ enum NMEAFraming {
         let end = k
         guard end >= 7 else { return (.ignored, end) }
         var last = star >= 0 ? star : end
-        if star >= 0 {
+        if let given {
+            guard given == sum else { return (.badChecksum, end) }
+        } else if star >= 0 {
             // `*hh`: two hex digits; anything after them (a stray NUL) is ignored. The bytes after
             // the star were XORed in above; take them out again.
             for j in (star + 1)..<end where p[j] > UInt8(ascii: ",") { sum ^= p[j] }
