@@ -232,6 +232,41 @@ struct DecimalNumberTests {
         #expect(failures == 0)
     }
 
+    /// Trailing zeros go by divisibility tests without a division (a multiplication by 5^-k
+    /// and a rotation): the same digits and decimals as dividing by ten while it divides,
+    /// for d · 10^j with every j a UInt64 holds and random digits (never 0: the writer's
+    /// digits are a positive number's), at every decimal count.
+    @Test func trailingZerosDropAsByDivision() {
+        var g = FixGenerator(seed: 1019)
+        var cases: [(UInt64, Int)] = [(1, 0), (10, 0), (10, 1), (UInt64.max, 5), (18_446_744_073_709_551_610, 19)]
+        for j in 0...19 {
+            var power: UInt64 = 1
+            for _ in 0..<j { power *= 10 }
+            for _ in 0..<200 {
+                let d = 1 + g.nextUInt() % (UInt64.max / power)
+                cases.append((d * power, Int(g.nextUInt() % 25)))
+            }
+            cases.append((power, j))
+            cases.append((power, 19))
+        }
+        for _ in 0..<20_000 { cases.append((max(1, g.nextUInt() >> (g.nextUInt() % 64)), Int(g.nextUInt() % 25))) }
+        var failures = 0
+        for (digits, decimals) in cases {
+            var d = digits
+            var e = decimals
+            while e > 0, d % 10 == 0 {
+                d /= 10
+                e -= 1
+            }
+            let got = DecimalNumber.withoutTrailingZeros(digits, decimals: decimals)
+            if got != (d, e) {
+                failures += 1
+                if failures <= 10 { Issue.record("\(digits) / 10^\(decimals): \(got), expected \((d, e))") }
+            }
+        }
+        #expect(failures == 0)
+    }
+
     /// Schubfach's factors are 10^e normalised to 64 bits, exactly.
     @Test func schubfachPowersAreTheNormalisedPowersOfTen() {
         for e in 0...24 {

@@ -65,6 +65,42 @@ struct FixCodecTests {
         }
     }
 
+    /// A writer of many lines copies the date and the trace from the line before
+    /// (`FixLineMemo`): over fixes that cross midnights and years, go back in time, and change
+    /// trace among names that are equal as text but not as bytes (U+212A KELVIN SIGN and K,
+    /// é in one and in two code points), every line is the one written alone, its time reads
+    /// back through Foundation's ISO 8601 parser as the fix's, and its trace through
+    /// Foundation's JSON parser as the same bytes.
+    @Test func linesWrittenInARowAreTheLinesWrittenAlone() throws {
+        var g = FixGenerator(seed: 2359)
+        let traces: [String?] = [
+            "ride", "ride", "K", "\u{212A}", "caf\u{E9}", "cafe\u{301}", "a \"b\"", nil, "Zürich 😀",
+            String(repeating: "long name ", count: 20),
+        ]
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let whole = ISO8601DateFormatter()
+        var memo = FixLineMemo()
+        var ms: Int64 = 946_684_800_000 - 3_000_000  // 1999-12-31T23:10:00Z
+        for k in 0..<20_000 {
+            ms += g.chance(0.05) ? -Int64(g.nextUInt() % 200_000_000) : Int64(g.nextUInt() % 4_000_000)
+            var fix = Fix(lat: 1, lon: 2, alt: 3)
+            fix.time = g.chance(0.03) ? nil : Timestamp(milliseconds: k % 1000 == 0 ? 253_402_300_799_999 : ms)
+            fix.trace = g.chance(0.9) ? traces[k / 50 % 3] : g.pick(traces)
+            var out: [UInt8] = []
+            FixEncoder.encode(fix, into: &out, memo: &memo)
+            let line = String(decoding: out, as: UTF8.self)
+            #expect(line == FixEncoder.line(fix))
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(out)) as? [String: Any])
+            if let t = fix.time {
+                let text = try #require(object["time"] as? String)
+                let date = try #require(formatter.date(from: text) ?? whole.date(from: text), "\(text)")
+                #expect(Int64((date.timeIntervalSince1970 * 1000).rounded()) == t.milliseconds, "\(text)")
+            }
+            #expect((object["trace"] as? String).map { Array($0.utf8) } == fix.trace.map { Array($0.utf8) }, "\(line)")
+        }
+    }
+
     /// Thousands of random fixes survive encode → decode → encode unchanged, and the decoded
     /// values equal the originals.
     @Test func roundTripsRandomFixes() throws {

@@ -189,4 +189,46 @@ struct NMEAEpochRulesTests {
         ])
         #expect(abs((tie.first?["lat"] as? Double ?? 0) - (48 + 7.038 / 60)) < 1e-12)
     }
+
+    // MARK: each fix its own epoch's
+
+    /// The fixes of one log are written one after another through the same record (nothing
+    /// is allocated for an epoch): a fix has what its own epoch said and nothing of the one
+    /// before, whether it has more members or fewer, a time or none (GLL of NMEA 1.x, last),
+    /// or waits for `--date`. (Read from standard input: no trace.)
+    @Test("a fix has its own epoch's members and no other's")
+    func eachFixItsOwnMembers() throws {
+        let sentences = [
+            "$GPRMC,120000,A,4807.038,N,01131.000,E,10.0,84.4,230394,,",
+            "$GPGGA,120000,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,",
+            "$GPGST,120000,1.2,1.5,0.9,33.2,1.3,1.1,2.4",
+            "$GPGSA,A,3,04,05,,09,12,,,24,,,,,2.5,1.3,2.1",
+            "$GPRMC,120001,A,4807.039,N,01131.001,E,,,230394,,",
+            "$GPGGA,120002,4807.040,N,01131.002,E,1,07,1.1,,M,,M,,",
+            "$GPGGA,120003,4807.042,N,01131.004,E,1,09,,546.0,M,46.9,M,,",
+            "$GPGLL,4807.041,N,01131.003,E",
+        ]
+        let full: Set = [
+            "time", "lat", "lon", "alt", "hacc", "vacc", "speed", "course", "hdop", "vdop", "pdop", "sat",
+        ]
+        let (fixes, _) = try Self.gpx2fix(sentences)
+        #expect(
+            fixes.map { Set($0.keys) } == [
+                full, ["time", "lat", "lon"], ["time", "lat", "lon", "hdop", "sat"],
+                ["time", "lat", "lon", "alt", "sat"], ["lat", "lon"],
+            ])
+        #expect(
+            fixes.map { $0["time"] as? String } == [
+                "1994-03-23T12:00:00Z", "1994-03-23T12:00:01Z", "1994-03-23T12:00:02Z", "1994-03-23T12:00:03Z", nil,
+            ])
+        // Without RMC, no date: the epochs with a time wait for `--date` and are written at
+        // the end, after the one without, as they were.
+        let (held, _) = try Self.gpx2fix(sentences.filter { !$0.hasPrefix("$GPRMC") }, ["--date", "2020-02-02"])
+        #expect(
+            held.map { Set($0.keys) } == [
+                ["lat", "lon"], full.subtracting(["speed", "course"]), ["time", "lat", "lon", "hdop", "sat"],
+                ["time", "lat", "lon", "alt", "sat"],
+            ])
+        #expect(held.dropFirst().first?["time"] as? String == "2020-02-02T12:00:00Z")
+    }
 }

@@ -111,7 +111,7 @@ struct NMEAAssembler {
     /// Opens the newest epoch, in the slot of the one finished last.
     private mutating func open() {
         epochOpen = true
-        if newestIsA { slotA = NMEAEpoch() } else { slotB = NMEAEpoch() }
+        if newestIsA { slotA.clear() } else { slotB.clear() }
     }
 
     /// The end of the input: the last epoch, and whatever still waits for a date.

@@ -43,6 +43,12 @@ struct NMEAEpoch {
         positionDecimals = decimals
     }
 
+    /// Empties the epoch for the next one: out of line, so that each slot is cleared by
+    /// plain stores (inlined, the two slots' stores were merged into one sequence of stores to
+    /// addresses picked by conditional moves, three times the instructions).
+    @inline(never)
+    mutating func clear() { self = NMEAEpoch() }
+
     mutating func set<T>(_ path: WritableKeyPath<NMEAEpoch, T?>, _ value: T?) {
         if self[keyPath: path] == nil, let value { self[keyPath: path] = value }
     }

@@ -5,16 +5,19 @@
 /// diagram (`$--GGA,hhmmss.ss,...`: field 1 is the time). They are byte ranges into the
 /// sentence's bytes; an empty field is absent.
 ///
-/// SAFETY: `bytes` and `bounds` point into the reader's line buffer and its `FieldBounds`
+/// SAFETY: `base` and `bounds` point into the reader's line buffer and its `FieldBounds`
 /// scratch table. Both live only until the next sentence is framed (the reader reuses the
 /// table and may move the buffer when it reads more), so a sentence is used at once and never
 /// stored: a parser copies out the numbers it reads.
 struct NMEASentence {
-    // SAFETY: `bytes` and `bounds` point into the reader's line buffer and its `FieldBounds`; both
+    // SAFETY: `base` and `bounds` point into the reader's line buffer and its `FieldBounds`; both
     // are valid only until the next sentence is framed (the buffer may move when more is read, and
-    // `bounds` is rewritten), so a sentence is used at once and never stored. Every field range is
-    // inside `bytes` (`frame` ends each field inside the sentence).
-    let bytes: UnsafeBufferPointer<UInt8>
+    // `bounds` is rewritten), so a sentence is used at once and never stored. `base[..<length]` is
+    // the sentence, from its `$` to the line's end; every field is inside it (`frame` ends each
+    // field inside the sentence) and starts after the address, `$TTSSS,` (7 bytes or more), so a
+    // field that is not empty ends 8 bytes or more into it.
+    let base: UnsafePointer<UInt8>
+    let length: Int
     /// Where each field ends: `bounds[0]` is the comma after the address, `bounds[n]` the
     /// comma (or the end of the last field) that ends field n. Field n runs from just after
     /// `bounds[n - 1]` to `bounds[n]`.
@@ -23,6 +26,10 @@ struct NMEASentence {
     let count: Int
     /// The sentence type, such as `RMC`, as three bytes packed into an integer.
     let type: UInt32
+
+    /// The sentence's bytes, from its `$` to the line's end.
+    // SAFETY: `base[..<length]`, valid as long as the sentence is (see above).
+    var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: length) }
 
     /// Field n's byte range (n from 1 to `count`).
     @inline(__always)
@@ -34,49 +41,129 @@ struct NMEASentence {
     }
 
     /// Whether field n is empty or missing (a sentence cut short).
-    func isEmpty(_ n: Int) -> Bool { n > count || range(n).isEmpty }
+    @inline(__always)
+    func isEmpty(_ n: Int) -> Bool { n > count || bounds[n - 1] + 1 >= bounds[n] }
 
     /// Field n's bytes; empty when the sentence has fewer fields.
-    // SAFETY: the returned buffer is a part of `bytes` (or empty at its start) and lives as long as
-    // the sentence does.
+    // SAFETY: the returned buffer is a part of the sentence (or empty at its start) and lives as
+    // long as the sentence does.
+    @inline(__always)
     func field(_ n: Int) -> UnsafeBufferPointer<UInt8> {
-        guard n <= count else { return UnsafeBufferPointer(start: bytes.baseAddress, count: 0) }
+        guard n <= count else { return UnsafeBufferPointer(start: base, count: 0) }
         let r = range(n)
-        // SAFETY: a sub-range of `bytes` (`frame` ends every field inside the sentence), valid
-        // as long as the sentence is.
-        return UnsafeBufferPointer(start: bytes.baseAddress?.advanced(by: r.lowerBound), count: r.count)
+        // SAFETY: a sub-range of the sentence (see above), valid as long as the sentence is.
+        return UnsafeBufferPointer(start: base + r.lowerBound, count: r.count)
     }
 
     /// The first byte of field n, or nil when it is empty.
+    @inline(__always)
     func char(_ n: Int) -> UInt8? {
         guard n <= count else { return nil }
-        let r = range(n)
-        return r.isEmpty ? nil : bytes[r.lowerBound]
-    }
-
-    func number(_ n: Int) -> Double? {
-        guard !isEmpty(n) else { return nil }
-        return DecimalNumber.parse(field(n))
+        let start = Int(bounds[n - 1]) + 1
+        return start < Int(bounds[n]) ? base[start] : nil
     }
 
     /// Field n as a number, read once: nil when it is empty (or the sentence has fewer
     /// fields); a field that is present but not a number makes the whole sentence malformed.
-    @inline(__always)
+    /// One copy, called from every parser: inlined into each, the parsers' code outgrew the
+    /// instruction cache (callgrind's cache simulation: 18 misses an epoch more).
+    @inline(never)
     func optionalNumber(_ n: Int) throws(NMEARefusal) -> Double? {
-        guard !isEmpty(n) else { return nil }
-        guard let v = DecimalNumber.parse(field(n)) else { throw .number(field: n) }
+        guard n <= count else { return nil }
+        let start = Int(bounds[n - 1]) + 1
+        let end = Int(bounds[n])
+        guard start < end else { return nil }
+        if let v = shortNumber(start, end) { return v }
+        guard let v = number(start, end) else { throw .number(field: n) }
         return v
+    }
+
+    /// Bytes `start..<end` of a field as a number (`DecimalNumber`'s grammar), out of line:
+    /// the forms `shortNumber` leaves (a sign, more than eight bytes, an exponent, no number).
+    @inline(never)
+    func number(_ start: Int, _ end: Int) -> Double? {
+        // SAFETY: a part of a field, inside the sentence, valid for the call.
+        DecimalNumber.parse(UnsafeBufferPointer(start: base + start, count: end - start))
+    }
+
+    /// The eight bytes that end at `end`, a non-empty field's end or a place in one, as one
+    /// word, the last byte on top.
+    @inline(__always)
+    func word(endingAt end: Int) -> UInt64 {
+        // SAFETY: `base[(end - 8)..<end]` is inside the sentence: a non-empty field ends 8 bytes
+        // or more into it, and at most at its end (see above).
+        UnsafeRawPointer(base + end - 8).loadUnaligned(as: UInt64.self).littleEndian
+    }
+
+    /// Bytes `start..<end` of a non-empty field as a number when they are one to eight digits
+    /// with at most one point, which a digit follows (`0.80`, `170.8`, `10`, `.5`: what NMEA's
+    /// numbers are), else nil (a sign, an exponent, a longer field: `number` reads those). The
+    /// value is `DecimalNumber.parse`'s: the same integer over the same exact power of ten,
+    /// one correctly rounded division. The bytes are checked and converted as one word, with
+    /// no branch on each byte.
+    @inline(__always)
+    func shortNumber(_ start: Int, _ end: Int) -> Double? {
+        let length = end - start
+        guard length <= 8 else { return nil }
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        // The field's bytes in the low `length` bytes of x, the first lowest.
+        let x = word(endingAt: end) &>> UInt64(64 - 8 * length)
+        let inField: UInt64 = length == 8 ? ~0 : (1 &<< UInt64(8 * length)) &- 1
+        // Digits become 0...9, and a byte's high bit is set in `bad` where it is anything else
+        // (a byte of 0x8A or more may carry into the next and mark it too: then a digit is
+        // left to `number`, never a non-digit taken for one).
+        let d = x ^ 0x3030_3030_3030_3030
+        let bad = (d | (d &+ 0x7676_7676_7676_7676)) & highs & inField
+        var digits = d & inField
+        var count = length
+        var decimals = 0
+        if bad != 0 {
+            // One byte that is not a digit: a point, with a digit after it.
+            guard bad & (bad &- 1) == 0 else { return nil }
+            let point = bad.trailingZeroBitCount >> 3
+            guard point <= length - 2, UInt8(truncatingIfNeeded: x &>> UInt64(8 * point)) == UInt8(ascii: ".")
+            else { return nil }
+            // The digits after the point move down over it.
+            let below: UInt64 = (1 &<< UInt64(8 * point)) &- 1
+            count = length - 1
+            digits = d & below | d &>> 8 & ~below & ((1 &<< UInt64(8 * count)) &- 1)
+            decimals = count - point
+        }
+        // As eight digits with leading zeros, the first in the lowest byte: Lemire's conversion
+        // in three multiplications, as `DecimalNumber.digitRun` does it.
+        var v = digits &<< UInt64(8 * (8 - count))
+        v = (v &* 10) &+ (v &>> 8)
+        v =
+            ((v & 0x0000_00FF_0000_00FF) &* 0x000F_4240_0000_0064
+                &+ (v &>> 16 & 0x0000_00FF_0000_00FF) &* 0x0000_2710_0000_0001) &>> 32
+        return Double(v) / DecimalNumber.exactPowers[decimals]
+    }
+
+    /// The high bit of each byte of `word(endingAt: end)` that is a `.` of the non-empty field
+    /// `start..<end` (bytes before the field left out).
+    @inline(__always)
+    func points(_ start: Int, _ end: Int) -> UInt64 {
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        // Where x has a zero byte: (x & 0x7F) + 0x7F sets a byte's high bit unless its low
+        // seven bits are 0, without a carry, and x's own high bit joins.
+        let x = word(endingAt: end) ^ 0x2E2E_2E2E_2E2E_2E2E
+        let found = ~((x & ~highs &+ ~highs) | x) & highs
+        let length = end - start
+        return length >= 8 ? found : found & ~0 &<< UInt64(8 * (8 - length))
     }
 
     /// Decimal places in field n (`4807.038` has 3): how precise a coordinate is.
     func decimals(_ n: Int) -> Int {
         guard n <= count else { return 0 }
         let r = range(n)
-        // From the end: the fraction is short, the whole part of a coordinate is not.
-        var k = r.upperBound
+        guard !r.isEmpty else { return 0 }
+        // From the end, where the fraction's point is: most often in the last eight bytes.
+        let found = points(r.lowerBound, r.upperBound)
+        if found != 0 { return 7 - (63 - found.leadingZeroBitCount) >> 3 }
+        var k = r.upperBound - 8
         while k > r.lowerBound {
             k -= 1
-            if bytes[k] == UInt8(ascii: ".") { return r.upperBound - k - 1 }
+            if base[k] == UInt8(ascii: ".") { return r.upperBound - k - 1 }
         }
         return 0
     }
@@ -85,23 +172,33 @@ struct NMEASentence {
     /// field n + 1 (N/S or E/W). Nil when empty, malformed or out of range. Adds the field's
     /// decimal places to `decimals`.
     func coordinate(_ n: Int, limit: Double, decimals: inout Int) -> Double? {
-        let text = field(n)
-        guard !text.isEmpty, let hemisphere = char(n + 1) else { return nil }
-        // Degrees are the digits before the last two in front of the decimal point.
-        var dot = 0
-        while dot < text.count, text[dot] != UInt8(ascii: ".") { dot += 1 }
-        guard dot >= 3 else { return nil }
+        guard n <= count else { return nil }
+        let start = Int(bounds[n - 1]) + 1
+        let end = Int(bounds[n])
+        guard start < end, let hemisphere = char(n + 1) else { return nil }
+        // Degrees are the digits before the last two in front of the decimal point: the first
+        // point, looked for in the last eight bytes, then before them (none: the field's end).
+        // A point found there that is not the first leaves one in the degrees or two in the
+        // minutes, and the field is refused either way, as it is when the first is taken.
+        var dot = end
+        let found = points(start, end)
+        if found != 0 {
+            dot = end - 8 + found.trailingZeroBitCount >> 3
+        } else if end - start > 8 {
+            dot = start
+            while dot < end - 8, base[dot] != UInt8(ascii: ".") { dot += 1 }
+            if dot == end - 8 { dot = end }
+        }
+        guard dot - start >= 3 else { return nil }
         var degrees = 0.0
-        for k in 0..<(dot - 2) {
-            let d = text[k] &- 48
+        for k in start..<(dot - 2) {
+            let d = base[k] &- 48
             guard d < 10 else { return nil }
             degrees = degrees * 10 + Double(d)
         }
-        // SAFETY: `text[(dot - 2)...]` is a part of the field, which is a part of the sentence's
-        // bytes, valid for this call; `dot >= 2` was checked above.
-        guard let minutes = DecimalNumber.parse(UnsafeBufferPointer(rebasing: text[(dot - 2)...])), minutes >= 0,
-            minutes < 60
-        else { return nil }
+        guard let minutes = shortNumber(dot - 2, end) ?? number(dot - 2, end), minutes >= 0, minutes < 60 else {
+            return nil
+        }
         var value = degrees + minutes / 60
         switch hemisphere {
         case UInt8(ascii: "N"), UInt8(ascii: "E"): break
@@ -109,24 +206,41 @@ struct NMEASentence {
         default: return nil
         }
         guard abs(value) <= limit else { return nil }
-        if dot < text.count { decimals += text.count - dot - 1 }
+        if dot < end { decimals += end - dot - 1 }
         return value
+    }
+
+    /// Bytes `start..<start + 6`, inside the sentence, as three numbers of two digits (`hhmmss`,
+    /// `ddmmyy`); nil unless all six are digits.
+    @inline(__always)
+    func digitPairs(_ start: Int) -> (Int64, Int64, Int64)? {
+        if start + 8 <= length {
+            // The six as one word (the sentence goes on past them), checked and paired at
+            // once: byte 2k becomes 10 · digit 2k + digit 2k + 1.
+            // SAFETY: `start..<start + 8` is inside the sentence, checked just above.
+            let d = UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self).littleEndian ^ 0x3030_3030_3030_3030
+            // A byte of 0x8A or more may carry a mark into the next: there is a non-digit
+            // among the six either way.
+            guard (d | (d &+ 0x7676_7676_7676_7676)) & 0x0000_8080_8080_8080 == 0 else { return nil }
+            let pairs = (d &* 10) &+ (d &>> 8)
+            return (Int64(pairs & 0xFF), Int64(pairs &>> 16 & 0xFF), Int64(pairs &>> 32 & 0xFF))
+        }
+        @inline(__always) func pair(_ k: Int) -> Int64? {
+            let a = base[start + k] &- 48
+            let b = base[start + k + 1] &- 48
+            guard a < 10, b < 10 else { return nil }
+            return Int64(a) * 10 + Int64(b)
+        }
+        guard let a = pair(0), let b = pair(2), let c = pair(4) else { return nil }
+        return (a, b, c)
     }
 
     /// A UTC time of day `hhmmss[.sss]` in field n, in milliseconds since midnight. Seconds 60
     /// are read only at 23:59 (a leap second), as 23:59:59.999.
     func timeOfDay(_ n: Int) -> Int64? {
         let t = field(n)
-        guard t.count >= 6 else { return nil }
-        @inline(__always) func pair(_ k: Int) -> Int64? {
-            let a = t[k] &- 48
-            let b = t[k + 1] &- 48
-            guard a < 10, b < 10 else { return nil }
-            return Int64(a) * 10 + Int64(b)
-        }
-        guard let h = pair(0), let m = pair(2), let s = pair(4), h < 24, m < 60,
-            s < 60 || (s == 60 && h == 23 && m == 59)
-        else { return nil }
+        guard t.count >= 6, let (h, m, s) = digitPairs(Int(bounds[n - 1]) + 1) else { return nil }
+        guard h < 24, m < 60, s < 60 || (s == 60 && h == 23 && m == 59) else { return nil }
         // The fraction is digits only (`hhmmss.sss`): a number parser would also take an
         // exponent (`123519.5e300`), whose milliseconds no integer holds.
         var ms: Int64 = 0
@@ -173,25 +287,28 @@ enum NMEAFraming {
         case ignored
     }
 
-    /// Frames the sentence that starts at `bytes[0]` (a `$`) and runs to the next `$` or `!` or
-    /// the end of `bytes` (a line, without its line end), in one pass: the checksum (XOR of
-    /// everything between `$` and `*`, two hex digits after `*`) and the field commas. Returns
-    /// where the sentence ended. Trailing blanks and NULs are not part of the last field.
+    /// Frames the sentence that starts at `bytes[0]` (a `$`) and runs to the next `$` or `!`,
+    /// the line's end (LF, CR or NUL: `bytes` may be a line without its end, or run on past
+    /// it) or the end of `bytes`, in one pass: the checksum (XOR of everything between `$` and
+    /// `*`, two hex digits after `*`) and the field commas. Returns where the sentence ended.
+    /// Trailing blanks are not part of the last field.
     static func frame(_ bytes: UnsafeBufferPointer<UInt8>, bounds: FieldBounds) -> (Outcome, end: Int) {
-        // SAFETY: `bytes` is the caller's line, alive for this call; every index below is < n.
+        // SAFETY: `bytes` is the caller's, alive for this call; every index below is < n.
         guard let p = bytes.baseAddress else { return (.ignored, 0) }
         let n = bytes.count
         // table[0] is the address field's comma, table[n] the end of field n (numbered from 1,
         // as in the sentence diagrams).
         let table = bounds.storage
+        // A local, not read from `bounds` again after each store to `table`.
+        let commaPlaces = bounds.commaPlaces
         var fieldCount = -1
         var sum: UInt8 = 0
         var k = 1
         var star = -1
-        // Eight bytes at a time up to the first `$`, `!` or `*`: before the star every byte
-        // joins the checksum, so whole words are XORed and folded at the end. The commas come
-        // from an exact mask and are written out a set bit at a time; only a word with another
-        // byte at or below ',' ($ ! * and line noise) is looked at byte by byte.
+        // Eight bytes at a time up to the first `$`, `!` or `*` or line end: before the star
+        // every byte joins the checksum, so whole words are XORed and folded at the end. The
+        // commas come from an exact mask; only a word with another byte at or below ',' ($ ! *,
+        // line ends and line noise) is looked at byte by byte.
         var words: UInt64 = 0
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
@@ -202,49 +319,79 @@ enum NMEAFraming {
             // 0x80 exactly when b & 0x7F > 0x2C, never carries into the next byte, and a byte
             // with its own high bit set is above ','.
             let low = ~(((w & ~highs) &+ 0x53 &* ones) | w) & highs
-            if low != 0 {
-                // Where x = w ^ ',,,,,,,,' has a zero byte: (x & 0x7F) + 0x7F sets a byte's high
-                // bit unless its low seven bits are 0, without a carry, and x's own high bit
-                // joins, so the high bit is clear exactly where the byte is ','.
-                let x = w ^ commaBytes
-                var commas = ~(((x & ~highs) &+ ~highs) | x) & highs
-                var others = low & ~commas
-                var stop = -1
-                while others != 0 {
-                    let j = others.trailingZeroBitCount >> 3
-                    let c = UInt8(truncatingIfNeeded: w >> UInt64(j << 3))
-                    if c == UInt8(ascii: "$") || c == UInt8(ascii: "!") || c == UInt8(ascii: "*") {
-                        stop = j
-                        break
+            // Where x = w ^ ',,,,,,,,' has a zero byte: (x & 0x7F) + 0x7F sets a byte's high
+            // bit unless its low seven bits are 0, without a carry, and x's own high bit
+            // joins, so the high bit is clear exactly where the byte is ','.
+            let x = w ^ commaBytes
+            var commas = ~(((x & ~highs) &+ ~highs) | x) & highs
+            // A line is at most `NMEAReader.maxLine` (1 MiB) long: its places fit 32 bits.
+            if low == commas, fieldCount <= FieldBounds.capacity - 10 {
+                // Only commas, and room for eight. Their places come from a table, by the
+                // word's eight comma bits gathered into one byte (bit 8j + 7 moves to bit
+                // 56 + j: one multiplication, whose partial products never meet). Four places
+                // are written whether the word has them or not (a place past the last comma is
+                // written again later, or never read), so that no branch waits on how many it
+                // has; more than four (empty fields) go one at a time.
+                let pattern = Int(truncatingIfNeeded: ((commas &>> 7) &* 0x0102_0408_1020_4080) &>> 56)
+                let places = commaPlaces[pattern]
+                let at = Int32(truncatingIfNeeded: k)
+                table[fieldCount &+ 1] = at &+ Int32(truncatingIfNeeded: places & 0xFF)
+                table[fieldCount &+ 2] = at &+ Int32(truncatingIfNeeded: places &>> 8 & 0xFF)
+                table[fieldCount &+ 3] = at &+ Int32(truncatingIfNeeded: places &>> 16 & 0xFF)
+                table[fieldCount &+ 4] = at &+ Int32(truncatingIfNeeded: places &>> 24 & 0xFF)
+                let found = Int(truncatingIfNeeded: places &>> 32)
+                if found > 4 {
+                    var c = commas
+                    for _ in 0..<4 { c &= c &- 1 }
+                    var j = fieldCount &+ 5
+                    while c != 0 {
+                        table[j] = Int32(truncatingIfNeeded: k &+ c.trailingZeroBitCount >> 3)
+                        c &= c &- 1
+                        j &+= 1
                     }
-                    others &= others &- 1
                 }
-                // Only the commas before a stop are this word's.
-                if stop >= 0 { commas &= (1 << UInt64(stop << 3)) &- 1 }
-                // Near a full table (a word holds at most eight commas) only as many count as it
-                // has room for, the rest of the sentence then being its last field: the lowest
-                // ones, kept bit by bit.
-                let room = FieldBounds.capacity - 2 - fieldCount
-                if room < 8 {
-                    var kept: UInt64 = 0
-                    for _ in 0..<max(room, 0) {
-                        kept |= commas & (0 &- commas)
-                        commas &= commas &- 1
-                    }
-                    commas = kept
+                fieldCount &+= found
+                words ^= w
+                k += 8
+                continue
+            }
+            var others = low & ~commas
+            var stop = -1
+            while others != 0 {
+                let j = others.trailingZeroBitCount >> 3
+                let c = UInt8(truncatingIfNeeded: w >> UInt64(j << 3))
+                if c == UInt8(ascii: "$") || c == UInt8(ascii: "!") || c == UInt8(ascii: "*") || c == 0x0A
+                    || c == 0x0D || c == 0
+                {
+                    stop = j
+                    break
                 }
-                // A line is at most `NMEAReader.maxLine` (1 MiB) long: its places fit 32 bits.
-                while commas != 0 {
-                    fieldCount += 1
-                    table[fieldCount] = Int32(truncatingIfNeeded: k &+ commas.trailingZeroBitCount >> 3)
+                others &= others &- 1
+            }
+            // Only the commas before a stop are this word's.
+            if stop >= 0 { commas &= (1 << UInt64(stop << 3)) &- 1 }
+            // Near a full table (a word holds at most eight commas) only as many count as it
+            // has room for, the rest of the sentence then being its last field: the lowest
+            // ones, kept bit by bit.
+            let room = FieldBounds.capacity - 2 - fieldCount
+            if room < 8 {
+                var kept: UInt64 = 0
+                for _ in 0..<max(room, 0) {
+                    kept |= commas & (0 &- commas)
                     commas &= commas &- 1
                 }
-                if stop >= 0 {
-                    // The bytes before it join the checksum; the byte-wise loop goes on from it.
-                    words ^= w & ((1 << UInt64(stop << 3)) &- 1)
-                    k += stop
-                    break words
-                }
+                commas = kept
+            }
+            while commas != 0 {
+                fieldCount += 1
+                table[fieldCount] = Int32(truncatingIfNeeded: k &+ commas.trailingZeroBitCount >> 3)
+                commas &= commas &- 1
+            }
+            if stop >= 0 {
+                // The bytes before it join the checksum; the byte-wise loop goes on from it.
+                words ^= w & ((1 << UInt64(stop << 3)) &- 1)
+                k += stop
+                break words
             }
             words ^= w
             k += 8
@@ -253,7 +400,18 @@ enum NMEAFraming {
         words ^= words >> 16
         words ^= words >> 8
         sum = UInt8(truncatingIfNeeded: words)
-        while k < n {
+        @inline(__always) func ends(_ c: UInt8) -> Bool {
+            c == UInt8(ascii: "$") || c == UInt8(ascii: "!") || c == 0x0A || c == 0x0D || c == 0
+        }
+        // The usual end, `*hh` and the line's end, is taken at once: what the loop below would
+        // find there (the same end, and the two digits XORed in and out again).
+        var given: UInt8?
+        if k + 3 <= n, p[k] == UInt8(ascii: "*"), let hex = hexByte(p[k + 1], p[k + 2]), k + 3 == n || ends(p[k + 3]) {
+            star = k
+            given = hex
+            k += 3
+        }
+        while given == nil, k < n {
             let c = p[k]
             // Every byte that matters ($ ! * , and line noise) is at or below ','; letters and
             // digits only join the checksum.
@@ -262,7 +420,7 @@ enum NMEAFraming {
                 k += 1
                 continue
             }
-            if c == UInt8(ascii: "$") || c == UInt8(ascii: "!") { break }
+            if ends(c) { break }
             if star < 0 {
                 if c == UInt8(ascii: "*") {
                     star = k
@@ -279,7 +437,9 @@ enum NMEAFraming {
         let end = k
         guard end >= 7 else { return (.ignored, end) }
         var last = star >= 0 ? star : end
-        if star >= 0 {
+        if let given {
+            guard given == sum else { return (.badChecksum, end) }
+        } else if star >= 0 {
             // `*hh`: two hex digits; anything after them (a stray NUL) is ignored. The bytes after
             // the star were XORed in above; take them out again.
             for j in (star + 1)..<end where p[j] > UInt8(ascii: ",") { sum ^= p[j] }
@@ -300,11 +460,15 @@ enum NMEAFraming {
         let type = UInt32(p[3]) << 16 | UInt32(p[4]) << 8 | UInt32(p[5])
         // SAFETY: the sentence points into `bytes` and `bounds`, which the caller keeps alive
         // and unchanged until it has used the sentence (see `NMEASentence`).
-        return (.sentence(NMEASentence(bytes: bytes, bounds: UnsafePointer(table), count: fieldCount, type: type)), end)
+        return (
+            .sentence(NMEASentence(base: p, length: end, bounds: UnsafePointer(table), count: fieldCount, type: type)),
+            end
+        )
     }
 
+    @inline(__always)
     static func hexByte(_ a: UInt8, _ b: UInt8) -> UInt8? {
-        func v(_ c: UInt8) -> UInt8? {
+        @inline(__always) func v(_ c: UInt8) -> UInt8? {
             switch c {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - 48
             case UInt8(ascii: "A")...UInt8(ascii: "F"): return c - 55
@@ -324,11 +488,29 @@ final class FieldBounds {
     // SAFETY: allocated here for `capacity` fields, initialised, and freed in `deinit`: valid as
     // long as the reader that owns this object; `frame` writes at most `capacity` entries.
     let storage: UnsafeMutablePointer<Int32>
+    /// For each set of commas in a word (bit j: byte j is one), the byte places of the first
+    /// four in the low four bytes and how many there are in the fifth.
+    // SAFETY: allocated here for 256 entries, all initialised, and freed in `deinit`; `frame`
+    // indexes it by one byte.
+    let commaPlaces: UnsafeMutablePointer<UInt64>
 
     init() {
         storage = .allocate(capacity: FieldBounds.capacity)
         storage.initialize(repeating: 0, count: FieldBounds.capacity)
+        commaPlaces = .allocate(capacity: 256)
+        for pattern in 0..<256 {
+            var places: UInt64 = 0
+            var found: UInt64 = 0
+            for j in 0..<8 where pattern >> j & 1 == 1 {
+                if found < 4 { places |= UInt64(j) << (8 * found) }
+                found += 1
+            }
+            (commaPlaces + pattern).initialize(to: places | found << 32)
+        }
     }
 
-    deinit { storage.deallocate() }
+    deinit {
+        storage.deallocate()
+        commaPlaces.deallocate()
+    }
 }

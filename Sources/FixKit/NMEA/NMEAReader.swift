@@ -87,6 +87,40 @@ struct NMEAReader {
                 let base = UnsafePointer(base)
                 var i = scan
                 while i < n {
+                    // Most lines are one sentence: it is framed from the buffer at once, and its
+                    // framing, which stops at the line's end, finds that end too. A line that
+                    // holds more (a second `$`, `!`) or is not all in the buffer yet takes the
+                    // way below, which frames it again: what the sentence gives is the same.
+                    if i == start, !skipping, base[i] == UInt8(ascii: "$") {
+                        // SAFETY: `i..<n` is inside the buffer, used during the calls only.
+                        let rest = UnsafeBufferPointer(start: base + i, count: n - i)
+                        let (outcome, end) = NMEAFraming.frame(rest, bounds: fieldBounds)
+                        let stop = i + end
+                        if stop < n, base[stop] == 0x0A || base[stop] == 0x0D || base[stop] == 0 {
+                            // SAFETY: the line, `i..<stop`, as the way below hands it to `line`.
+                            try sentence(
+                                outcome, UnsafeBufferPointer(start: base + i, count: end), number: lineNumber,
+                                emit: emit, problem: problem)
+                            // The usual ends, LF and CR LF, are taken here, as below; the others
+                            // (CR alone, CR CR LF, NUL) go on below, which finds no line left
+                            // before them.
+                            var next = stop
+                            if base[stop] == 0x0A {
+                                next = stop + 1
+                            } else if base[stop] == 0x0D, stop + 1 < n, base[stop + 1] == 0x0A {
+                                next = stop + 2
+                            }
+                            if next > stop {
+                                let (after, lines) = NMEAReader.skipLFs(base, from: next, to: n)
+                                lineNumber += 1 + lines
+                                start = after
+                                i = after
+                                continue
+                            }
+                            start = stop
+                            i = stop
+                        }
+                    }
                     i = NMEAReader.nextBreak(base, from: i, to: n)
                     guard i < n else { break }
                     let c = base[i]
@@ -256,6 +290,27 @@ struct NMEAReader {
             }
             return
         }
+        // Sentences: from each `$` to the next `$` or `!` or the end of the line.
+        // SAFETY: `bytes` is a line of the reader's buffer, alive for this call; each sentence
+        // framed from it is used before the next one is framed (they share `fieldBounds`).
+        guard let base = bytes.baseAddress else { return }
+        let n = bytes.count
+        while k < n {
+            guard let dollar = memchr(base + k, Int32(UInt8(ascii: "$")), n - k) else { return }
+            k = base.distance(to: dollar.assumingMemoryBound(to: UInt8.self))
+            let rest = UnsafeBufferPointer(start: base + k, count: n - k)
+            let (outcome, end) = NMEAFraming.frame(rest, bounds: fieldBounds)
+            try sentence(outcome, rest, number: number, emit: emit, problem: problem)
+            k += max(end, 1)
+        }
+    }
+
+    private mutating func sentence(
+        // SAFETY: `bytes` runs from the sentence's `$` to the line's end, inside the line, valid
+        // during this call only.
+        _ outcome: NMEAFraming.Outcome, _ bytes: UnsafeBufferPointer<UInt8>, number: Int,
+        emit: (inout Fix) throws -> Void, problem: (Int, String) throws -> Void
+    ) throws {
         // An epoch dated past the end of 9999 (a log that crosses its last midnight) has a
         // time RFC 3339 cannot write: reported with the line that closed it, not clamped.
         func checked(_ fix: inout Fix) throws {
@@ -267,26 +322,6 @@ struct NMEAReader {
             }
             try emit(&fix)
         }
-        // Sentences: from each `$` to the next `$` or `!` or the end of the line.
-        // SAFETY: `bytes` is a line of the reader's buffer, alive for this call; each sentence
-        // framed from it is used before the next one is framed (they share `fieldBounds`).
-        guard let base = bytes.baseAddress else { return }
-        let n = bytes.count
-        while k < n {
-            guard let dollar = memchr(base + k, Int32(UInt8(ascii: "$")), n - k) else { return }
-            k = base.distance(to: dollar.assumingMemoryBound(to: UInt8.self))
-            let rest = UnsafeBufferPointer(start: base + k, count: n - k)
-            let (outcome, end) = NMEAFraming.frame(rest, bounds: fieldBounds)
-            try sentence(outcome, rest, emit: checked)
-            k += max(end, 1)
-        }
-    }
-
-    private mutating func sentence(
-        // SAFETY: `bytes` runs from the sentence's `$` to the line's end, inside the line, valid
-        // during this call only.
-        _ outcome: NMEAFraming.Outcome, _ bytes: UnsafeBufferPointer<UInt8>, emit: (inout Fix) throws -> Void
-    ) throws {
         switch outcome {
         case .ignored:
             // Proprietary and odd sentences still show that this is an NMEA log.
@@ -298,14 +333,14 @@ struct NMEAReader {
             counts.sentences += 1
             let verdict: NMEAVerdict
             switch s.type {
-            case NMEAReader.rmc: verdict = try assembler.add(RMC.self, s, emit: emit)
-            case NMEAReader.gga: verdict = try assembler.add(GGA.self, s, emit: emit)
-            case NMEAReader.gns: verdict = try assembler.add(GNS.self, s, emit: emit)
-            case NMEAReader.gll: verdict = try assembler.add(GLL.self, s, emit: emit)
-            case NMEAReader.vtg: verdict = try assembler.add(VTG.self, s, emit: emit)
-            case NMEAReader.gsa: verdict = try assembler.add(GSA.self, s, emit: emit)
-            case NMEAReader.gst: verdict = try assembler.add(GST.self, s, emit: emit)
-            case NMEAReader.zda: verdict = try assembler.add(ZDA.self, s, emit: emit)
+            case NMEAReader.rmc: verdict = try assembler.add(RMC.self, s, emit: checked)
+            case NMEAReader.gga: verdict = try assembler.add(GGA.self, s, emit: checked)
+            case NMEAReader.gns: verdict = try assembler.add(GNS.self, s, emit: checked)
+            case NMEAReader.gll: verdict = try assembler.add(GLL.self, s, emit: checked)
+            case NMEAReader.vtg: verdict = try assembler.add(VTG.self, s, emit: checked)
+            case NMEAReader.gsa: verdict = try assembler.add(GSA.self, s, emit: checked)
+            case NMEAReader.gst: verdict = try assembler.add(GST.self, s, emit: checked)
+            case NMEAReader.zda: verdict = try assembler.add(ZDA.self, s, emit: checked)
             default: return
             }
             switch verdict {

@@ -1,8 +1,21 @@
 /// Fix records, one a line (fix(5)): gpx2fix's and fixsim's output. No framing.
 struct FixLines: RecordWriter {
+    /// What the last line's date and trace were written as.
+    private var memo = FixLineMemo()
+
     @inline(__always)
     mutating func write(_ fix: Fix, into out: inout [UInt8]) {
-        FixEncoder.encode(fix, into: &out)
+        FixEncoder.encode(fix, into: &out, memo: &memo)
+    }
+}
+
+extension RecordOutput where Writer == FixLines {
+    /// Writes one fix, as `write(_:)` does, calling the writer itself: through its protocol
+    /// witness, the fix was copied into memory of its own for every line (0.7% of gpx2fix's
+    /// instructions on NMEA).
+    @inline(__always)
+    mutating func write(_ fix: Fix) throws(OutputError) {
+        try withWriter { writer, out in writer.write(fix, into: &out) }
     }
 }
 

@@ -6,12 +6,20 @@ public enum FixEncoder {
     /// Appends one line. The line is built on the stack, through a pointer, and appended
     /// once: an append per member costs more than writing the digits.
     public static func encode(_ fix: Fix, into out: inout [UInt8]) {
+        var memo = FixLineMemo(keepsTrace: false)
+        encode(fix, into: &out, memo: &memo)
+    }
+
+    /// Appends one line, with what it shares with the line before (`memo`, which a writer of
+    /// many lines keeps between them) copied rather than worked out again.
+    @inline(__always)
+    public static func encode(_ fix: Fix, into out: inout [UInt8], memo: inout FixLineMemo) {
         // SAFETY: a stack buffer of `maxWidth(fix)` bytes, alive for the closure only:
-        // `encode(_:to:)` writes at most that many (`maxWidth` bounds every member), and the bytes
-        // are copied into `out` before it ends.
+        // `encode(_:to:memo:)` writes at most that many (`maxWidth` bounds every member), and the
+        // bytes are copied into `out` before it ends.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maxWidth(fix)) { b in
             guard let p = b.baseAddress else { return }
-            let n = encode(fix, to: p)
+            let n = encode(fix, to: p, memo: &memo)
             out.append(contentsOf: UnsafeBufferPointer(start: p, count: n))
         }
     }
@@ -45,7 +53,7 @@ public enum FixEncoder {
     // SAFETY: `p` has room for `maxWidth(fix)` bytes (the caller's stack buffer), valid for the
     // call; each member writes at most the width `maxWidth` counted for it.
     @inline(__always)
-    static func encode(_ fix: Fix, to p: UnsafeMutablePointer<UInt8>) -> Int {
+    static func encode(_ fix: Fix, to p: UnsafeMutablePointer<UInt8>, memo: inout FixLineMemo) -> Int {
         var at = p
         @inline(__always) func key(_ k: StaticString) {
             // SAFETY: `k` is a StaticString in the binary (valid for the run), `utf8CodeUnitCount`
@@ -61,7 +69,7 @@ public enum FixEncoder {
         // lat is always there, so every member after it starts with a comma.
         if let t = fix.time {
             key(#"{"time":""#)
-            at += t.write(to: at)
+            at += memo.write(t, to: at)
             key(#"","lat":"#)
         } else {
             key(#"{"lat":"#)
@@ -88,7 +96,7 @@ public enum FixEncoder {
         }
         if let v = fix.trace {
             key(#","trace":"#)
-            at += writeString(v, to: at)
+            at += memo.write(trace: v, to: at)
         }
         if let v = fix.seg {
             key(#","seg":"#)
@@ -115,6 +123,72 @@ public enum FixEncoder {
         var out: [UInt8] = []
         encode(fix, into: &out)
         return String(decoding: out, as: UTF8.self)
+    }
+}
+
+/// What a fix's line shares with the line before it, kept to be copied rather than worked out
+/// again: the date while the fixes stay in one day, and the trace's JSON string while it is the
+/// same (a trace's fixes come one after another). A writer of many lines keeps one between
+/// them (`FixLines`); the lines are the same bytes without it.
+public struct FixLineMemo {
+    /// The day of `date`, since 1970-01-01; none before the first time.
+    var day: Int64?
+    /// `YYYY-MM-DDT` of `day`: its first eight bytes as they lie in memory, and the last three
+    /// in the low bytes of the second word.
+    var date: (UInt64, UInt64) = (0, 0)
+    /// The trace last written, and what `writeString` wrote for it, when kept.
+    var trace: String?
+    var traceText: [UInt8] = []
+    /// Whether the trace is kept: not for one line alone, which would pay for the copy.
+    let keepsTrace: Bool
+
+    public init(keepsTrace: Bool = true) { self.keepsTrace = keepsTrace }
+
+    /// Writes `t` as `Timestamp.write(to:)` does (at most `Timestamp.maxWidth` bytes).
+    // SAFETY: `p` has room for `Timestamp.maxWidth` (24) bytes (the caller's buffer, for the
+    // call): a kept date is written as 16 bytes, the time of day over the last five; only the
+    // 11 bytes of a date just written are read back.
+    @inline(__always)
+    mutating func write(_ t: Timestamp, to p: UnsafeMutablePointer<UInt8>) -> Int {
+        let (day, ms) = t.writtenDay
+        let raw = UnsafeMutableRawPointer(p)
+        if day == self.day {
+            raw.storeBytes(of: date.0, as: UInt64.self)
+            raw.storeBytes(of: date.1.littleEndian, toByteOffset: 8, as: UInt64.self)
+        } else {
+            Timestamp.writeDate(day, to: p)
+            self.day = day
+            date = (raw.loadUnaligned(as: UInt64.self), UInt64(p[8]) | UInt64(p[9]) << 8 | UInt64(p[10]) << 16)
+        }
+        return 11 + Timestamp.writeTimeOfDay(ms, to: p + 11)
+    }
+
+    /// Writes `s` as `writeString(_:to:)` does (at most `stringWidth(s)` bytes), from the
+    /// copy kept when it is the trace written last.
+    // SAFETY: `p` has room for `stringWidth(s)` bytes (the caller's buffer, for the call);
+    // `traceText` is what was written for `s`, no longer.
+    @inline(__always)
+    mutating func write(trace s: String, to p: UnsafeMutablePointer<UInt8>) -> Int {
+        // The same UTF-8 bytes, not only the same text: `==` on strings also matches another
+        // spelling of it (canonical equivalence). Only an ASCII trace is kept, and a string
+        // equal to an ASCII one is either it, byte for byte, or holds a character that stands
+        // for an ASCII one (U+212A KELVIN SIGN for K, U+037E for ';'), two or three bytes for
+        // one: it is longer. `==` on the same string is one comparison of its bits; comparing
+        // the bytes one by one (`elementsEqual`) cost more than writing them again.
+        if let last = trace, s.utf8.count == last.utf8.count, s == last {
+            // SAFETY: `traceText`'s storage, lent for the copy only.
+            return traceText.withUnsafeBufferPointer { b in
+                guard let base = b.baseAddress else { return 0 }
+                p.update(from: base, count: b.count)
+                return b.count
+            }
+        }
+        let n = writeString(s, to: p)
+        if keepsTrace {
+            trace = s.utf8.allSatisfy { $0 < 0x80 } ? s : nil
+            traceText = Array(UnsafeBufferPointer(start: p, count: n))
+        }
+        return n
     }
 }
 

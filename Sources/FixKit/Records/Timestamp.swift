@@ -217,6 +217,15 @@ extension Timestamp {
     // SAFETY: `b` has room for `maxWidth` bytes (the caller's buffer, for the call).
     @inline(__always)
     public func write(to b: UnsafeMutablePointer<UInt8>) -> Int {
+        let (day, ms) = writtenDay
+        Timestamp.writeDate(day, to: b)
+        return 11 + Timestamp.writeTimeOfDay(ms, to: b + 11)
+    }
+
+    /// The day (since 1970-01-01) and the milliseconds into it that `write(to:)` writes: of
+    /// this time clamped to the years 0000...9999.
+    @inline(__always)
+    var writtenDay: (day: Int64, milliseconds: Int64) {
         var ms = milliseconds
         let minMs = Timestamp.daysFromCivil(0, 1, 1) * 86_400_000
         let maxMs = Timestamp.daysFromCivil(10_000, 1, 1) * 86_400_000 - 1
@@ -227,9 +236,14 @@ extension Timestamp {
             rem += 86_400_000
             days -= 1
         }
+        return (days, rem)
+    }
+
+    /// Writes `YYYY-MM-DDT` for day `days` (of the years 0000...9999) at `b`: 11 bytes.
+    // SAFETY: `b` has room for 11 bytes (the caller's buffer, for the call).
+    @inline(__always)
+    static func writeDate(_ days: Int64, to b: UnsafeMutablePointer<UInt8>) {
         let (y, m, d) = Timestamp.civilFromDays(days)
-        let secOfDay = rem / 1000
-        let frac = rem % 1000
         let pairs = DecimalNumber.digitPairs
         @inline(__always) func two(_ at: Int, _ v: Int64) {
             b[at] = pairs[2 * Int(v)]
@@ -242,17 +256,31 @@ extension Timestamp {
         b[7] = UInt8(ascii: "-")
         two(8, d)
         b[10] = UInt8(ascii: "T")
-        two(11, secOfDay / 3600)
-        b[13] = UInt8(ascii: ":")
-        two(14, secOfDay / 60 % 60)
-        b[16] = UInt8(ascii: ":")
-        two(17, secOfDay % 60)
-        var n = 19
+    }
+
+    /// Writes `HH:MM:SSZ`, or `HH:MM:SS.mmmZ` when the second is not whole, for `ms` (in
+    /// 0..<86,400,000) milliseconds into a day at `b`, and returns its length.
+    // SAFETY: `b` has room for 13 bytes (the caller's buffer, for the call).
+    @inline(__always)
+    static func writeTimeOfDay(_ ms: Int64, to b: UnsafeMutablePointer<UInt8>) -> Int {
+        let secOfDay = ms / 1000
+        let frac = ms % 1000
+        let pairs = DecimalNumber.digitPairs
+        @inline(__always) func two(_ at: Int, _ v: Int64) {
+            b[at] = pairs[2 * Int(v)]
+            b[at + 1] = pairs[2 * Int(v) + 1]
+        }
+        two(0, secOfDay / 3600)
+        b[2] = UInt8(ascii: ":")
+        two(3, secOfDay / 60 % 60)
+        b[5] = UInt8(ascii: ":")
+        two(6, secOfDay % 60)
+        var n = 8
         if frac != 0 {
-            b[19] = UInt8(ascii: ".")
-            b[20] = UInt8(48 + frac / 100)
-            two(21, frac % 100)
-            n = 23
+            b[8] = UInt8(ascii: ".")
+            b[9] = UInt8(48 + frac / 100)
+            two(10, frac % 100)
+            n = 12
         }
         b[n] = UInt8(ascii: "Z")
         return n + 1

@@ -17,7 +17,7 @@ enum RMC: NMEASentenceParser {
 
     static func apply(_ s: NMEASentence, to epoch: inout NMEAEpoch) -> NMEAVerdict {
         guard s.count >= 9 else { return .refused(.tooFewFields(needs: 9)) }
-        let day = s.isEmpty(9) ? nil : date(s.field(9))
+        let day = s.isEmpty(9) ? nil : date(s, 9)
         let status = s.char(2)
         guard status == UInt8(ascii: "A"), s.char(12) != UInt8(ascii: "N") else {
             guard status == UInt8(ascii: "V") || status == UInt8(ascii: "A") || status == nil else {
@@ -42,20 +42,9 @@ enum RMC: NMEASentenceParser {
         return .used
     }
 
-    /// `ddmmyy` as days since 1970-01-01.
-    // SAFETY: `text` is the date field, a part of the sentence's bytes, read during this call only;
-    // indices stay below its count of 6.
-    static func date(_ text: UnsafeBufferPointer<UInt8>) -> Int64? {
-        guard text.count == 6 else { return nil }
-        var v: Int64 = 0
-        for c in text {
-            let d = c &- 48
-            guard d < 10 else { return nil }
-            v = v * 10 + Int64(d)
-        }
-        let day = v / 10000
-        let month = v / 100 % 100
-        let yy = v % 100
+    /// `ddmmyy` in field n as days since 1970-01-01.
+    static func date(_ s: NMEASentence, _ n: Int) -> Int64? {
+        guard s.field(n).count == 6, let (day, month, yy) = s.digitPairs(s.range(n).lowerBound) else { return nil }
         let year = yy >= 80 ? 1900 + yy : 2000 + yy
         guard (1...12).contains(month), day >= 1, day <= Timestamp.daysInMonth(year, month) else { return nil }
         return Timestamp.daysFromCivil(year, month, day)
