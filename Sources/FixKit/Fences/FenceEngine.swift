@@ -125,10 +125,11 @@ final class FenceEngine {
     /// The fences to evaluate are the candidates (where a quiet fence may change, and for
     /// --trace all that may reach its threshold) and the fences whose state is kept, walked in
     /// one merge in fence order. The kept states are updated where they lie (most fixes change
-    /// none, or only a dwell count), and the few fences that gain a state are merged in after.
-    /// What a fix rarely needs (a steady observation, --trace, an event, P itself) is in
-    /// functions of its own, so that the loop every fix runs stays small: with a million
-    /// fences it was the instruction cache, more than the instructions, that cost.
+    /// none, or only a dwell count), and the fences that gain a state are merged in after.
+    /// Under the default rules most kept states are settled without their step: one held
+    /// inside from the squared chord, one outside that is no candidate at once. What a fix
+    /// rarely needs (a steady observation, --trace's widening, an event) is in functions of
+    /// its own.
     func process(
         _ fix: FixPoint, trace state: inout TraceFences, fences report: ((Int, Double, Double, Bool) -> Void)? = nil
     ) -> [FenceEvent] {
