@@ -115,10 +115,26 @@ public struct FenceTable: @unchecked Sendable {
             id.withUTF8 { append(id: $0, lat: fence.lat, lon: fence.lon, radius: fence.radius) }
         }
 
+        /// Whether `finish` has handed the columns to a table (which frees them then).
+        @exclusivity(unchecked) private var finished = false
+
         /// The table of the fences appended; the builder is not to be used after.
         func finish() -> FenceTable {
-            FenceTable(
+            precondition(!finished, "FenceTable.Builder.finish called twice")
+            finished = true
+            return FenceTable(
                 storage: Storage(lat: lat, lon: lon, radius: radius, idEnds: idEnds, idBytes: idBytes), count: count)
+        }
+
+        deinit {
+            // A file refused part way never reaches `finish`: its columns are freed here.
+            // SAFETY: the builder's own memory, not handed to any table, freed once.
+            guard !finished else { return }
+            lat.deallocate()
+            lon.deallocate()
+            radius.deallocate()
+            idEnds.deallocate()
+            idBytes.deallocate()
         }
 
         @inline(never)
