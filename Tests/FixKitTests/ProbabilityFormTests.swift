@@ -24,6 +24,13 @@ struct ProbabilityFormTests {
             #expect(Double(text) == v, "\(text) reads back as \(Double(text) ?? .nan), not \(v)")
             #expect(DecimalNumber.parse(text) == v, "\(text)")
             if v >= 1e-7 { #expect(text == DecimalNumber.text(v)) }
+            // The event writer's form: the same bytes, within the width it reserves.
+            let width = DecimalNumber.maxCompactWidth(v)
+            let written = [UInt8](unsafeUninitializedCapacity: width) { b, n in
+                n = DecimalNumber.writeCompact(v, to: b.baseAddress!)
+            }
+            #expect(written == out, "\(v): \(String(decoding: written, as: UTF8.self))")
+            #expect(written.count <= width)
         }
     }
 

@@ -394,6 +394,26 @@ extension DecimalNumber {
         out.append(contentsOf: value.description.utf8)
     }
 
+    /// The most bytes `writeCompact(_:to:)` writes for `value`: Swift's exponent form of a
+    /// double is at most 24 bytes (`-2.2250738585072014e-308`).
+    static func maxCompactWidth(_ value: Double) -> Int {
+        value != 0 && abs(value) < 1e-7 ? 32 : maxWidth(value)
+    }
+
+    /// Writes what `writeCompact(_:into:)` appends at `p`, which has room for
+    /// `maxCompactWidth(value)` bytes, and returns how many bytes it wrote.
+    // SAFETY: `p` has room for `maxCompactWidth(value)` bytes (the caller's buffer, for the call).
+    static func writeCompact(_ value: Double, to p: UnsafeMutablePointer<UInt8>) -> Int {
+        guard value != 0, abs(value) < 1e-7 else { return write(value, to: p) }
+        var text = value.description
+        return text.withUTF8 { u in
+            guard let base = u.baseAddress else { return 0 }
+            precondition(u.count <= 32, "a double's description is at most 24 bytes")
+            p.update(from: base, count: u.count)
+            return u.count
+        }
+    }
+
     /// The text `write(_:into:)` writes.
     public static func text(_ value: Double) -> String {
         var out: [UInt8] = []
