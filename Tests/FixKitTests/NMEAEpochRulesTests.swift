@@ -32,6 +32,28 @@ struct NMEAEpochRulesTests {
         return (try Tools.objects(result.stdout), result.stderr)
     }
 
+    // MARK: past the end of 9999
+
+    /// An epoch past 9999-12-31T23:59:59.999Z has a time RFC 3339 cannot write: the fix is
+    /// skipped with a message, at the line that closed its epoch; those the input's end closes
+    /// are at its last line (not the one after it), with or without a final line end.
+    @Test("epochs past the year 9999 are skipped, each said at a line of the input", arguments: ["\r\n", ""])
+    func pastTheLastWritableTime(_ lastEnd: String) throws {
+        var input = Self.log(
+            ["235958", "235959", "000000", "000001"].map {
+                "$GPGGA,\($0).00,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,"
+            })
+        input.removeLast(2)
+        input.append(contentsOf: lastEnd.utf8)
+        let result = try Tools.run("gpx2fix", ["--date", "9999-12-31"], stdin: input)
+        #expect(result.status == 1)
+        let times = try Tools.objects(result.stdout).map { $0["time"] as? String }
+        #expect(times == ["9999-12-31T23:59:58Z", "9999-12-31T23:59:59Z"])
+        let said = result.stderr.split(separator: "\n").filter { $0.contains("past 9999-12-31T23:59:59.999Z") }
+        #expect(said.count == 2, "\(result.stderr)")
+        #expect(said.allSatisfy { $0.hasPrefix("gpx2fix: -:4: ") }, "\(result.stderr)")
+    }
+
     // MARK: one epoch late
 
     @Test("a sentence that comes after one of the next epoch still joins its epoch")

@@ -79,6 +79,7 @@ struct NMEAReader {
         var lineNumber = firstLine
         var eof = false
         var skipping = false  // in a line past maxLine: drop its bytes up to its end
+        var endsUnfinished = false  // the input's last line has no line end (its number is lineNumber)
         while true {
             // SAFETY: every line and sentence made from `base` is used only inside this
             // block, before the buffer is compacted or read into; nothing made from it is kept
@@ -163,6 +164,7 @@ struct NMEAReader {
                 }
                 scan = i
                 if eof {
+                    endsUnfinished = start < n
                     if start < n, !skipping {
                         try line(
                             // SAFETY: `start..<n` is inside the buffer, used during the call only.
@@ -211,17 +213,9 @@ struct NMEAReader {
             let got = try input.read(into: base + n, capacity: chunkSize)
             if got == 0 { eof = true } else { n += got }
         }
-        let last = lineNumber
-        func checked(_ fix: inout Fix) throws {
-            if let t = fix.time, !t.isWritable {
-                try problem(
-                    last,
-                    "this epoch's time is past 9999-12-31T23:59:59.999Z, the last that RFC 3339 can write; fix skipped")
-                return
-            }
-            try emit(&fix)
-        }
-        try assembler.finish(emit: checked)
+        // The epochs still open are closed by the input's end: its last line, not the one after.
+        let last = endsUnfinished ? lineNumber : max(firstLine, lineNumber - 1)
+        try assembler.finish { try NMEAReader.emitWritable(&$0, line: last, emit: emit, problem: problem) }
     }
 
     /// The first LF, CR or NUL at or after `i`, or `n`: eight bytes at a time.
@@ -305,22 +299,29 @@ struct NMEAReader {
         }
     }
 
+    /// Emits an epoch's fix, unless it is dated past the end of 9999 (a log that crosses its
+    /// last midnight): a time RFC 3339 cannot write, reported with the line that closed the
+    /// epoch, not clamped.
+    private static func emitWritable(
+        _ fix: inout Fix, line: Int, emit: (inout Fix) throws -> Void, problem: (Int, String) throws -> Void
+    ) throws {
+        if let t = fix.time, !t.isWritable {
+            try problem(
+                line,
+                "this epoch's time is past 9999-12-31T23:59:59.999Z, the last that RFC 3339 can write; fix skipped")
+            return
+        }
+        try emit(&fix)
+    }
+
     private mutating func sentence(
         // SAFETY: `bytes` runs from the sentence's `$` to the line's end, inside the line, valid
         // during this call only.
         _ outcome: NMEAFraming.Outcome, _ bytes: UnsafeBufferPointer<UInt8>, number: Int,
         emit: (inout Fix) throws -> Void, problem: (Int, String) throws -> Void
     ) throws {
-        // An epoch dated past the end of 9999 (a log that crosses its last midnight) has a
-        // time RFC 3339 cannot write: reported with the line that closed it, not clamped.
         func checked(_ fix: inout Fix) throws {
-            if let t = fix.time, !t.isWritable {
-                try problem(
-                    number,
-                    "this epoch's time is past 9999-12-31T23:59:59.999Z, the last that RFC 3339 can write; fix skipped")
-                return
-            }
-            try emit(&fix)
+            try NMEAReader.emitWritable(&fix, line: number, emit: emit, problem: problem)
         }
         switch outcome {
         case .ignored:
