@@ -216,18 +216,22 @@ func stringWidth(_ s: String) -> Int { 2 + 6 * s.utf8.count }
 // SAFETY: `p` has room for `stringWidth(s)` bytes, valid for the call; `s`'s UTF-8 storage is lent
 // by `withUTF8` for the closure only.
 func writeString(_ s: String, to p: UnsafeMutablePointer<UInt8>) -> Int {
-    var at = p
-    at[0] = UInt8(ascii: "\"")
-    at += 1
     var s = s
-    s.withUTF8 { bytes in
-        guard let base = bytes.baseAddress else { return }
-        // Most strings need no escape: one check of every byte, a word at a time, then one copy.
-        if JSONByte.writesPlain(base, count: bytes.count) {
-            at.update(from: base, count: bytes.count)
-            at += bytes.count
-            return
-        }
+    return s.withUTF8 { writeString(utf8: $0, to: p) }
+}
+
+/// The same from a string's UTF-8 bytes (a fence id as `FenceTable` keeps it), at `p`, which has
+/// room for `2 + 6 · bytes.count` bytes.
+// SAFETY: `bytes` is the caller's, valid for the call; `p` has room for `2 + 6 · bytes.count`
+// bytes: two quotes, and at most six bytes (`\u00XX`) for each byte of `bytes`.
+func writeString(utf8 bytes: UnsafeBufferPointer<UInt8>, to p: UnsafeMutablePointer<UInt8>) -> Int {
+    p[0] = UInt8(ascii: "\"")
+    var at = p + 1
+    // Most strings need no escape: one check of every byte, a word at a time, then one copy.
+    if let base = bytes.baseAddress, JSONByte.writesPlain(base, count: bytes.count) {
+        at.update(from: base, count: bytes.count)
+        at += bytes.count
+    } else {
         let hex: StaticString = "0123456789abcdef"
         var i = 0
         while i < bytes.count {
@@ -263,6 +267,16 @@ func writeString(_ s: String, to p: UnsafeMutablePointer<UInt8>) -> Int {
     }
     at[0] = UInt8(ascii: "\"")
     return at + 1 - p
+}
+
+/// Appends the JSON string of these UTF-8 bytes, as `writeString(_:into:)` appends a string's.
+public func writeString(utf8 bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+    // SAFETY: a temporary buffer of `2 + 6 · bytes.count` bytes, alive for the closure only:
+    // `writeString(utf8:to:)` writes at most that many, copied into `out` before it ends.
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2 + 6 * bytes.count) { b in
+        guard let p = b.baseAddress else { return }
+        out.append(contentsOf: UnsafeBufferPointer(start: p, count: writeString(utf8: bytes, to: p)))
+    }
 }
 
 /// Appends a decimal integer.

@@ -129,7 +129,7 @@ public struct FenceRuleTool: Tool {
                 var member = Array("\"fences\":{".utf8)
                 for (k, (index, p, d, inside)) in reported.enumerated() {
                     if k > 0 { member.append(UInt8(ascii: ",")) }
-                    writeString(fences.id(index), into: &member)
+                    fences.withID(index) { writeString(utf8: $0, into: &member) }
                     member.append(contentsOf: ":{\"p\":".utf8)
                     DecimalNumber.writeCompact(p, into: &member)
                     member.append(contentsOf: ",\"distance\":".utf8)
@@ -167,7 +167,7 @@ public struct FenceRuleTool: Tool {
             out.append(contentsOf: "\"event\":\"reselect\",\"fences\":[".utf8)
             for (i, k) in watched.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
-                writeString(fences.id(k), into: &out)
+                fences.withID(k) { writeString(utf8: $0, into: &out) }
             }
             out.append(contentsOf: "],\"lat\":".utf8)
             DecimalNumber.write(fix.lat, into: &out)
@@ -192,9 +192,20 @@ public struct FenceRuleTool: Tool {
         _ kind: StaticString, _ k: Int, _ d: Double, _ p: Double, _ duration: Double?, fix: Fix,
         fences: FenceTable, into out: inout [UInt8]
     ) {
-        let id = fences.id(k)
-        // The keys and punctuation (under 80 bytes), each value's widest text.
-        var width = 80 + Timestamp.maxWidth + stringWidth(id) + DecimalNumber.maxWidth(fix.lat)
+        fences.withID(k) { id in writeLocated(kind, id, d, p, duration, fix: fix, into: &out) }
+    }
+
+    /// The keys, quotes and punctuation of the longest record `writeLocated` writes (an exit
+    /// with a time, a duration and a trace: 90 bytes), with room to spare.
+    static let locatedSyntaxWidth = 128
+
+    // SAFETY: `id` is the caller's (the fence table's bytes), valid for the call.
+    private static func writeLocated(
+        _ kind: StaticString, _ id: UnsafeBufferPointer<UInt8>, _ d: Double, _ p: Double, _ duration: Double?,
+        fix: Fix, into out: inout [UInt8]
+    ) {
+        // The keys and punctuation, and each value's widest text.
+        var width = locatedSyntaxWidth + Timestamp.maxWidth + 2 + 6 * id.count + DecimalNumber.maxWidth(fix.lat)
         width += DecimalNumber.maxWidth(fix.lon) + DecimalNumber.maxWidth(d) + DecimalNumber.maxCompactWidth(p)
         if let duration { width += DecimalNumber.maxWidth(duration) }
         if let trace = fix.trace { width += stringWidth(trace) }
@@ -218,7 +229,7 @@ public struct FenceRuleTool: Tool {
             }
             raw(kind)
             raw(#"","fence":"#)
-            at += writeString(id, to: at)
+            at += writeString(utf8: id, to: at)
             raw(#","lat":"#)
             at += DecimalNumber.write(fix.lat, to: at)
             raw(#","lon":"#)
@@ -236,6 +247,7 @@ public struct FenceRuleTool: Tool {
                 at += writeString(trace, to: at)
             }
             raw("}\n")
+            assert(at - start <= width, "an event record wider than its buffer")
             out.append(contentsOf: UnsafeBufferPointer(start: start, count: at - start))
         }
     }
