@@ -36,8 +36,11 @@ struct NMEAEpochRulesTests {
 
     /// An epoch past 9999-12-31T23:59:59.999Z has a time RFC 3339 cannot write: the fix is
     /// skipped with a message, at the line that closed its epoch; those the input's end closes
-    /// are at its last line (not the one after it), with or without a final line end.
-    @Test("epochs past the year 9999 are skipped, each said at a line of the input", arguments: ["\r\n", ""])
+    /// are at the line of its last sentence (not the one after it), whatever follows that
+    /// sentence: a line end, nothing, NUL padding or blank lines.
+    @Test(
+        "epochs past the year 9999 are skipped, each said at a line of the input",
+        arguments: ["\r\n", "", "\0\0", "\n\n"])
     func pastTheLastWritableTime(_ lastEnd: String) throws {
         var input = Self.log(
             ["235958", "235959", "000000", "000001"].map {

@@ -20,6 +20,8 @@ struct NMEAReader {
     var counts = Counts()
     /// Field boundaries of the sentence being read.
     private let fieldBounds = FieldBounds()
+    /// The line of the last sentence read.
+    private var lastSentenceLine = 0
 
     struct Counts {
         var sentences = 0
@@ -79,7 +81,6 @@ struct NMEAReader {
         var lineNumber = firstLine
         var eof = false
         var skipping = false  // in a line past maxLine: drop its bytes up to its end
-        var endsUnfinished = false  // the input's last line has no line end (its number is lineNumber)
         while true {
             // SAFETY: every line and sentence made from `base` is used only inside this
             // block, before the buffer is compacted or read into; nothing made from it is kept
@@ -164,7 +165,6 @@ struct NMEAReader {
                 }
                 scan = i
                 if eof {
-                    endsUnfinished = start < n
                     if start < n, !skipping {
                         try line(
                             // SAFETY: `start..<n` is inside the buffer, used during the call only.
@@ -213,8 +213,9 @@ struct NMEAReader {
             let got = try input.read(into: base + n, capacity: chunkSize)
             if got == 0 { eof = true } else { n += got }
         }
-        // The epochs still open are closed by the input's end: its last line, not the one after.
-        let last = endsUnfinished ? lineNumber : max(firstLine, lineNumber - 1)
+        // The epochs still open are closed by the input's end: said at the last sentence's line
+        // (what follows it, a line end or NUL padding, starts no line of its own).
+        let last = lastSentenceLine
         try assembler.finish { try NMEAReader.emitWritable(&$0, line: last, emit: emit, problem: problem) }
     }
 
@@ -320,6 +321,7 @@ struct NMEAReader {
         _ outcome: NMEAFraming.Outcome, _ bytes: UnsafeBufferPointer<UInt8>, number: Int,
         emit: (inout Fix) throws -> Void, problem: (Int, String) throws -> Void
     ) throws {
+        lastSentenceLine = number
         func checked(_ fix: inout Fix) throws {
             try NMEAReader.emitWritable(&fix, line: number, emit: emit, problem: problem)
         }
