@@ -2,11 +2,6 @@
 /// file had.
 extension FenceFile {
     /// FNV-1a of an id's UTF-8.
-    static func idHash(_ id: String) -> UInt64 {
-        var id = id
-        return id.withUTF8 { idHash($0) }
-    }
-
     @inline(__always)
     static func idHash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
         var h: UInt64 = 0xCBF2_9CE4_8422_2325
@@ -17,26 +12,14 @@ extension FenceFile {
     /// The first pair of fences (by the later one's place) that share an id. Ids are hashed
     /// (FNV-1a) and the hashes radix-sorted with the fence numbers, so a million ids need no
     /// dictionary; equal hashes are confirmed on the ids' bytes.
-    static func firstDuplicate(_ fences: [Fence]) -> (Int, Int)? {
-        firstDuplicate(FenceTable(fences))
-    }
-
-    static func firstDuplicate(_ fences: [Fence], hashes: [UInt64]) -> (Int, Int)? {
-        hashes.withUnsafeBufferPointer { firstDuplicate(FenceTable(fences), hashes: $0) }
-    }
-
-    static func firstDuplicate(_ table: FenceTable, hashes: UnsafeBufferPointer<UInt64>? = nil) -> (Int, Int)? {
+    static func firstDuplicate(_ table: FenceTable) -> (Int, Int)? {
         let n = table.count
         guard n > 1, n <= FenceIndex.capacity else { return nil }
         // 40 bits of hash, 24 of fence number.
         // SAFETY: n keys, each written below before the sort reads them; freed on return.
         let keys = System.allocateLarge(UInt64.self, capacity: n)
         defer { keys.deallocate() }
-        if let hashes, hashes.count == n {
-            for k in 0..<n { keys[k] = (hashes[k] << 24) | UInt64(k) }
-        } else {
-            for k in 0..<n { keys[k] = (table.withID(k) { idHash($0) } << 24) | UInt64(k) }
-        }
+        for k in 0..<n { keys[k] = (table.withID(k) { idHash($0) } << 24) | UInt64(k) }
         // On the hash bits alone: the sort is stable, so equal hashes stay in fence order.
         FenceIndex.radixSort(keys: keys, values: nil, count: n, fromBit: 24)
         var best: (Int, Int)?

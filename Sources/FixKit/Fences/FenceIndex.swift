@@ -39,7 +39,7 @@ public final class FenceIndex {
     /// `FenceIndex+Nearest.swift`) touch them, and never past `fenceCount`, `cubeTotal` or the
     /// buckets the levels hold.
     /// - `slots`: what a query reads of each fence, in the index's own order (see `init`);
-    /// - `originals`: each slot's fence number in `fences`;
+    /// - `originals`: each slot's fence number in `table`;
     /// - `cubes`: every level's occupied cubes, ascending by Morton key within a level;
     /// - `buckets`: every level's hash table from a cube's key to its place in `cubes` (plus
     ///   one; 0 is an empty bucket).
@@ -182,8 +182,10 @@ public final class FenceIndex {
         let originals = System.allocateLarge(UInt32.self, capacity: n)
         self.slots = slots
         self.originals = originals
-        // SAFETY: the index's cubes, at most one a fence: the first `cubeCount` initialized below,
-        // in order, each once.
+        // SAFETY: the index's cubes, at most one a fence: each level's run writes a cube at every
+        // fence's place and keeps (counts) the ones that start a new key, so the first `cubeCount`
+        // are initialized, in order; a write past the last kept one stays below n (there are
+        // never more cubes than fences before it). Cubes are trivial, so rewriting one is a store.
         let cubes = System.allocateLarge(Cube.self, capacity: n)
         self.cubes = cubes
         var cubeCount = 0

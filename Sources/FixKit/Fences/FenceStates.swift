@@ -20,24 +20,10 @@ struct FenceStates {
     var isEmpty: Bool { entries.isEmpty }
     var count: Int { entries.count }
 
-    /// The fence of the i-th state.
-    @inline(__always)
-    func key(_ i: Int) -> Int { entries[i].key }
-
     /// Appends a state past every kept one (`k` must be larger than the last key).
     @inline(__always)
     mutating func append(_ k: Int, place: Int, _ state: FenceState) {
         entries.append(Entry(key: k, place: place, state: state))
-    }
-
-    /// Appends another list's i-th entry, copied in one piece.
-    @inline(__always)
-    mutating func append(_ other: FenceStates, at i: Int) {
-        entries.append(other.entries[i])
-    }
-
-    mutating func removeAll() {
-        entries.removeAll(keepingCapacity: true)
     }
 
     /// Lends the entries for an update in place; `body` returns how many, from the first, are

@@ -408,7 +408,7 @@ extension DecimalNumber {
         var text = value.description
         return text.withUTF8 { u in
             guard let base = u.baseAddress else { return 0 }
-            precondition(u.count <= 32, "a double's description is at most 24 bytes")
+            precondition(u.count <= 32, "a double's description wider than maxCompactWidth")
             p.update(from: base, count: u.count)
             return u.count
         }

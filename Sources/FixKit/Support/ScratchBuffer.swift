@@ -4,8 +4,8 @@
 /// through `replaceSubrange` (about 70 instructions a fix), and an append checks neither
 /// uniqueness nor exclusivity.
 ///
-/// A class, so that copies of the struct that holds it share one buffer: the owner must use it
-/// from one place at a time (fencerule's engine processes one fix at a time).
+/// A class, so that whoever holds it shares one buffer with every copy of itself: the owner must
+/// use it from one place at a time (fencerule's engine processes one fix at a time).
 final class ScratchBuffer<Element: BitwiseCopyable> {
     // Unchecked: only this class's methods touch them, never re-entrantly; the run-time
     // exclusivity check on each access cost more than the access.
