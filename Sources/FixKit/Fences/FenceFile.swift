@@ -51,8 +51,10 @@ public enum FenceFile {
         let bom = utf8ByteOrderMark.count
         let bytes = file.starts(with: utf8ByteOrderMark) ? UnsafeBufferPointer(rebasing: file.dropFirst(bom)) : file
         // A plain fence takes about 60 bytes, its id about 10; pages reserved and never
-        // written cost nothing.
-        let read = ReadFences(capacity: bytes.count / 48, idBytes: bytes.count / 5)
+        // written cost nothing. The builder is a class, which the reading closures share (a
+        // captured struct paid a run-time exclusivity check on each append, about 190
+        // instructions a fence).
+        let read = FenceTable.Builder(capacity: bytes.count / 48, idBytes: bytes.count / 5)
         // Each element becomes a fence or an error; parsing stops at the first error. Duplicate
         // ids are looked for once, at the end, whichever reader read the fences.
         func add(_ item: JSONValue, _ k: Int, geoJSON: Bool) -> OptionFileError? {
@@ -119,10 +121,11 @@ public enum FenceFile {
             }
         }()
         if let failure { throw failure }
-        let table = read.table.finish()
         // Ids in strictly ascending byte order (as programs number their fences) cannot repeat;
         // others are hashed and sorted (`firstDuplicate`).
-        if !read.table.idsAscending, let (first, second) = firstDuplicate(table) {
+        let idsAscending = read.idsAscending
+        let table = read.finish()
+        if !idsAscending, let (first, second) = firstDuplicate(table) {
             throw OptionFileError(
                 "--fences \(name): fence \(second + 1) has the id \(table.id(second).debugDescription) of fence \(first + 1): ids must be unique"
             )
@@ -130,26 +133,12 @@ public enum FenceFile {
         return table
     }
 
-    /// What `parse` has read: the fences, and each one's id hashed for the duplicate check
-    /// (from the file's bytes where the quick reader read them). A class with unchecked
-    /// properties, because the reading closures share it: as captured local variables, each
-    /// append paid a run-time exclusivity check (about 190 instructions a fence).
-    final class ReadFences {
-        let table: FenceTable.Builder
-
-        init(capacity: Int, idBytes: Int) {
-            table = FenceTable.Builder(capacity: capacity, idBytes: idBytes)
-        }
-
-        func append(_ f: Fence) { table.append(f) }
-    }
-
     /// `{"id":"…","lat":…,"lon":…,"radius":…}` with the members in any order, string id, no
     /// escapes, valid values: the common case, read byte by byte without building JSON values
     /// or going through the scanner's general calls, and added to `read`. False for anything
     /// else, which the general reader then reads and, if wrong,
     /// explains. On success the scanner is after the object.
-    static func quickFence(_ s: inout JSONScanner, into read: ReadFences) -> Bool {
+    static func quickFence(_ s: inout JSONScanner, into read: FenceTable.Builder) -> Bool {
         guard let base = s.bytes.baseAddress else { return false }
         var b = QuickBytes(base: base, count: s.bytes.count, at: s.position)
         b.skipSpace()
@@ -206,7 +195,7 @@ public enum FenceFile {
     /// programs write (and `bench/gen_fences.py`), read with a word compare per key instead of
     /// `quickFence`'s member loop. False for anything else, and `quickFence` reads it as before.
     @inline(__always)
-    static func compactFence(_ b: inout QuickBytes, into read: ReadFences) -> Bool {
+    static func compactFence(_ b: inout QuickBytes, into read: FenceTable.Builder) -> Bool {
         // The keys' bytes as little-endian words: `{"id":`, `,"lat":`, `,"lon":`, `,"radius` and
         // `":` (`FenceFileTests` checks them against the strings).
         guard b.take(word: QuickBytes.idKey, length: 6), let id = b.plainString(),
@@ -224,10 +213,11 @@ public enum FenceFile {
     /// they are ASCII, else the UTF-8 of the string they decode to (invalid sequences repaired,
     /// as every other string of the file is).
     @inline(__always)
-    static func add(id text: UnsafeBufferPointer<UInt8>, lat: Double, lon: Double, radius: Double, to read: ReadFences)
-    {
+    static func add(
+        id text: UnsafeBufferPointer<UInt8>, lat: Double, lon: Double, radius: Double, to read: FenceTable.Builder
+    ) {
         if JSONByte.isASCII(text) {
-            read.table.append(id: text, lat: lat, lon: lon, radius: radius)
+            read.append(id: text, lat: lat, lon: lon, radius: radius)
         } else {
             read.append(Fence(id: String(decoding: text, as: UTF8.self), lat: lat, lon: lon, radius: radius))
         }
