@@ -99,9 +99,11 @@ extension FenceIndex {
                                 occupied += 1
                                 touched += slots[Int(cube.start)].radius
                             }
-                            // `touched` is never negative: the comparison keeps the reads above
-                            // without changing what is scanned.
-                            guard touched >= 0 else { continue }
+                            // `touched` is never negative (radii are not, and a NaN radius,
+                            // which only the public initializers could pass, makes it NaN,
+                            // which passes too): the comparison keeps the reads above without
+                            // changing what is scanned.
+                            guard !(touched < 0) else { continue }
                             for t in 0..<occupied { scan(found[t]) }
                         }
                     }
