@@ -54,6 +54,19 @@ struct SpeedShortcutTests {
         #expect(answered > checked / 4 && answered < checked, "\(answered) of \(checked) settled by the bounds")
     }
 
+    /// The grid both `DecisionTable` tests sweep: b = R/σ from 0 to past the table's end (finely
+    /// up to 4, where P changes fastest), each σ, and a = d/σ in `steps` from 0 to b + 12;
+    /// `body(a, R, σ)`.
+    static func sweepTable(sigmas: [Double], steps: Int, _ body: (Double, Double, Double) -> Void) {
+        var b = 0.0
+        while b < 66 {
+            for sigma in sigmas {
+                for step in 0...steps { body((b + 12) * Double(step) / Double(steps), b * sigma, sigma) }
+            }
+            b += b < 4 ? 0.0625 : 0.4375
+        }
+    }
+
     /// fencerule's table of where P crosses the thresholds (`DecisionTable`), against the exact
     /// P: over b = R/σ from 0 to past the table's end, on and between its columns, and a = d/σ
     /// from 0 to b + 12 finely around the crossings, wherever the table settles the step's
@@ -63,23 +76,16 @@ struct SpeedShortcutTests {
         let table = DecisionTable(enter: thresholds.0, exit: thresholds.1)
         var answered = 0
         var checked = 0
-        var b = 0.0
-        while b < 66 {
-            for sigma in [0.37, 1.0, 23.0] {
-                for step in 0...150 {
-                    let a = (b + 12) * Double(step) / 150
-                    let (d, radius) = (a * sigma, b * sigma)
-                    let p = InsideProbability.p(distance: d, radius: radius, sigma: sigma)
-                    for inside in [false, true] {
-                        checked += 1
-                        guard let contradicts = table.contradicts(inside: inside, d, radius, sigma) else { continue }
-                        answered += 1
-                        let exact = inside ? p < thresholds.1 : p > thresholds.0
-                        #expect(contradicts == exact, "inside \(inside) d \(d) R \(radius) σ \(sigma): p \(p)")
-                    }
-                }
+        Self.sweepTable(sigmas: [0.37, 1.0, 23.0], steps: 150) { a, radius, sigma in
+            let d = a * sigma
+            let p = InsideProbability.p(distance: d, radius: radius, sigma: sigma)
+            for inside in [false, true] {
+                checked += 1
+                guard let contradicts = table.contradicts(inside: inside, d, radius, sigma) else { continue }
+                answered += 1
+                let exact = inside ? p < thresholds.1 : p > thresholds.0
+                #expect(contradicts == exact, "inside \(inside) d \(d) R \(radius) σ \(sigma): p \(p)")
             }
-            b += b < 4 ? 0.0625 : 0.4375
         }
         #expect(answered > checked / 2, "\(answered) of \(checked) settled by the table")
     }
@@ -94,25 +100,17 @@ struct SpeedShortcutTests {
         let table = DecisionTable(enter: thresholds.0, exit: thresholds.1)
         var held = 0
         var unContradicted = 0
-        var b = 0.0
-        while b < 66 {
-            for sigma in [0.37, 1.0, 23.0, 150.0] {
-                for step in 0...300 {
-                    let a = (b + 12) * Double(step) / 300
-                    let radius = b * sigma
-                    for d in [a * sigma, (a * sigma).nextUp, (a * sigma).nextDown.nextDown] where d >= 0 {
-                        let p = InsideProbability.p(distance: d, radius: radius, sigma: sigma)
-                        let holds = table.holdsInside(squared: d * d, radius, sigma)
-                        if holds {
-                            held += 1
-                            #expect(p >= thresholds.1, "d \(d) R \(radius) σ \(sigma): p \(p) below exit")
-                            #expect(table.contradicts(inside: true, d, radius, sigma) != true)
-                        }
-                        if table.contradicts(inside: true, d, radius, sigma) == false { unContradicted += 1 }
-                    }
+        Self.sweepTable(sigmas: [0.37, 1.0, 23.0, 150.0], steps: 300) { a, radius, sigma in
+            for d in [a * sigma, (a * sigma).nextUp, (a * sigma).nextDown.nextDown] where d >= 0 {
+                let p = InsideProbability.p(distance: d, radius: radius, sigma: sigma)
+                let holds = table.holdsInside(squared: d * d, radius, sigma)
+                if holds {
+                    held += 1
+                    #expect(p >= thresholds.1, "d \(d) R \(radius) σ \(sigma): p \(p) below exit")
+                    #expect(table.contradicts(inside: true, d, radius, sigma) != true)
                 }
+                if table.contradicts(inside: true, d, radius, sigma) == false { unContradicted += 1 }
             }
-            b += b < 4 ? 0.0625 : 0.4375
         }
         #expect(Double(held) > 0.95 * Double(unContradicted), "\(held) held, \(unContradicted) not contradicted")
     }

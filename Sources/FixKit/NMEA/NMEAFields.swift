@@ -129,13 +129,8 @@ struct NMEASentence {
             digits = d & below | d &>> 8 & ~below & ((1 &<< UInt64(8 * count)) &- 1)
             decimals = count - point
         }
-        // As eight digits with leading zeros, the first in the lowest byte: Lemire's conversion
-        // in three multiplications, as `DecimalNumber.digitRun` does it.
-        var v = digits &<< UInt64(8 * (8 - count))
-        v = (v &* 10) &+ (v &>> 8)
-        v =
-            ((v & 0x0000_00FF_0000_00FF) &* 0x000F_4240_0000_0064
-                &+ (v &>> 16 & 0x0000_00FF_0000_00FF) &* 0x0000_2710_0000_0001) &>> 32
+        // As eight digits with leading zeros, the first in the lowest byte.
+        let v = DecimalNumber.valueOfEight(digits &<< UInt64(8 * (8 - count)))
         return Double(v) / DecimalNumber.exactPowers[decimals]
     }
 

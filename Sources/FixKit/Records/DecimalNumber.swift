@@ -281,8 +281,15 @@ public enum DecimalNumber {
     @inline(__always)
     static func eightDigits(_ w: UInt64, count n: Int) -> UInt64 {
         let v = w &- 0x3030_3030_3030_3030
-        var x = n == 8 ? v : v << UInt64((8 - n) << 3)
-        x = (x &* 10) &+ (x >> 8)
+        return valueOfEight(n == 8 ? v : v << UInt64((8 - n) << 3))
+    }
+
+    /// The number whose eight decimal digits are the bytes of `x` (each 0 to 9), the first in
+    /// the lowest byte: Lemire's conversion in three multiplications. Every word-at-a-time
+    /// digit reader ends here (`eightDigits`, `digitRun`, NMEA's `shortNumber`).
+    @inline(__always)
+    static func valueOfEight(_ x: UInt64) -> UInt64 {
+        let x = (x &* 10) &+ (x >> 8)
         return
             (((x & 0x0000_00FF_0000_00FF) &* 0x000F_4240_0000_0064)
             &+ (((x >> 16) & 0x0000_00FF_0000_00FF) &* 0x0000_2710_0000_0001)) >> 32
@@ -306,12 +313,7 @@ public enum DecimalNumber {
             let bad = (v | (v &+ 0x7676_7676_7676_7676)) & 0x8080_8080_8080_8080
             let n = bad == 0 ? 8 : bad.trailingZeroBitCount >> 3
             if n == 0 { return run }
-            var x = n == 8 ? v : v << UInt64((8 - n) << 3)
-            x = (x &* 10) &+ (x >> 8)
-            x =
-                (((x & 0x0000_00FF_0000_00FF) &* 0x000F_4240_0000_0064)
-                    &+ (((x >> 16) & 0x0000_00FF_0000_00FF) &* 0x0000_2710_0000_0001)) >> 32
-            m = m &* integerPowers[n] &+ x
+            m = m &* integerPowers[n] &+ valueOfEight(n == 8 ? v : v << UInt64((8 - n) << 3))
             k += n
             run += n
             if n < 8 { return run }
