@@ -44,8 +44,9 @@ public struct FenceTable: @unchecked Sendable {
         // Unchecked: only this class's methods touch them, one call at a time; the run-time
         // check on each cost more than a fence's parse.
         // SAFETY: each column holds `capacity` entries (the ids `idCapacity` bytes), allocated in
-        // `init` or `grow`, the first `count` (`idCount`) initialized; freed by `grow` after
-        // moving them, and otherwise owned by the table `finish` makes.
+        // `init` or a growth, the first `count` (`idCount`) initialized; freed by a growth after
+        // moving them, and otherwise owned by a `Storage`: the table's that `finish` makes, or
+        // in `deinit` one that frees them at once.
         @exclusivity(unchecked) private var lat: UnsafeMutablePointer<Double>
         @exclusivity(unchecked) private var lon: UnsafeMutablePointer<Double>
         @exclusivity(unchecked) private var radius: UnsafeMutablePointer<Double>
@@ -127,37 +128,25 @@ public struct FenceTable: @unchecked Sendable {
         }
 
         deinit {
-            // A file refused part way never reaches `finish`: its columns are freed here.
-            // SAFETY: the builder's own memory, not handed to any table, freed once.
+            // A file refused part way never reaches `finish`: its columns go to a storage that no
+            // table holds, which frees them as `Storage.deinit` frees every table's.
             guard !finished else { return }
-            lat.deallocate()
-            lon.deallocate()
-            radius.deallocate()
-            idEnds.deallocate()
-            idBytes.deallocate()
+            _ = Storage(lat: lat, lon: lon, radius: radius, idEnds: idEnds, idBytes: idBytes)
         }
 
         @inline(never)
         private func growFences() {
             capacity *= 2
-            Builder.grow(&lat, used: count, to: capacity)
-            Builder.grow(&lon, used: count, to: capacity)
-            Builder.grow(&radius, used: count, to: capacity)
-            Builder.grow(&idEnds, used: count, to: capacity)
+            lat = System.reallocateLarge(lat, used: count, capacity: capacity)
+            lon = System.reallocateLarge(lon, used: count, capacity: capacity)
+            radius = System.reallocateLarge(radius, used: count, capacity: capacity)
+            idEnds = System.reallocateLarge(idEnds, used: count, capacity: capacity)
         }
 
         @inline(never)
         private func growIDs(_ more: Int) {
             while idCount + more > idCapacity { idCapacity *= 2 }
-            Builder.grow(&idBytes, used: idCount, to: idCapacity)
-        }
-
-        /// Moves the first `used` entries to new memory of `capacity`, and frees the old.
-        private static func grow<T>(_ p: inout UnsafeMutablePointer<T>, used: Int, to capacity: Int) {
-            let q = System.allocateLarge(T.self, capacity: capacity)
-            q.moveInitialize(from: p, count: used)
-            p.deallocate()
-            p = q
+            idBytes = System.reallocateLarge(idBytes, used: idCount, capacity: idCapacity)
         }
     }
 

@@ -83,6 +83,17 @@ enum System {
         return UnsafeMutablePointer<T>.allocate(capacity: max(1, count))
     }
 
+    /// Moves the first `used` elements of `p` (trivial ones) into a new `allocateLarge` block of
+    /// `capacity`, frees `p`, and returns the new block: a growable buffer's growth.
+    // SAFETY: `p` is an allocated block whose first `used` elements are initialized, owned by the
+    // caller, who must use only the returned block after (`p` is freed here).
+    static func reallocateLarge<T>(_ p: UnsafeMutablePointer<T>, used: Int, capacity: Int) -> UnsafeMutablePointer<T> {
+        let q = allocateLarge(T.self, capacity: capacity)
+        q.moveInitialize(from: p, count: used)
+        p.deallocate()
+        return q
+    }
+
     /// Seconds on the monotonic clock.
     static func monotonicSeconds() -> Double {
         var ts = timespec()

@@ -59,13 +59,9 @@ final class ScratchBuffer<Element: BitwiseCopyable> {
 
     @inline(never)
     private func grow() {
-        let bigger = capacity * 2
-        let storage = System.allocateLarge(Element.self, capacity: bigger)
-        // SAFETY: the `count` initialized elements moved to storage of twice the capacity;
-        // the old storage freed once.
-        storage.moveInitialize(from: base, count: count)
-        base.deallocate()
-        base = storage
-        capacity = bigger
+        capacity *= 2
+        // SAFETY: the `count` initialized elements moved to storage of twice the capacity; the
+        // old storage freed once, by `reallocateLarge`, and not used after.
+        base = System.reallocateLarge(base, used: count, capacity: capacity)
     }
 }
