@@ -54,16 +54,18 @@ struct SpeedShortcutTests {
         #expect(answered > checked / 4 && answered < checked, "\(answered) of \(checked) settled by the bounds")
     }
 
-    /// The grid both `DecisionTable` tests sweep: b = R/σ from 0 to past the table's end (finely
-    /// up to 4, where P changes fastest), each σ, and a = d/σ in `steps` from 0 to b + 12;
+    /// The grid both `DecisionTable` tests sweep: b = R/σ from 0 to past the table's end, on its
+    /// columns and half-way between them in turn (every half column up to 4, where P changes
+    /// fastest; 14.5 columns a step after), each σ, and a = d/σ in `steps` from 0 to b + 12;
     /// `body(a, R, σ)`.
     static func sweepTable(sigmas: [Double], steps: Int, _ body: (Double, Double, Double) -> Void) {
+        let column = 1 / DecisionTable.perUnit
         var b = 0.0
         while b < 66 {
             for sigma in sigmas {
                 for step in 0...steps { body((b + 12) * Double(step) / Double(steps), b * sigma, sigma) }
             }
-            b += b < 4 ? 0.0625 : 0.4375
+            b += b < 4 ? column / 2 : 14.5 * column
         }
     }
 
