@@ -92,6 +92,41 @@ struct SpeedShortcutTests {
         #expect(answered > checked / 2, "\(answered) of \(checked) settled by the table")
     }
 
+    /// The table's columns filled in any order (each fill brackets its crossing by the nearest
+    /// filled columns, where they are near): every column's bounds are on their sides of the
+    /// threshold by the slack, for the exact P, and within the bisection's precision of where P
+    /// crosses τ ± slack.
+    @Test(arguments: [(0.9, 0.1), (0.5, 0.4), (0.99, 0.01), (1.0, 0.0), (0.2, 1e-9)])
+    func decisionTableColumnsInAnyOrder(_ thresholds: (Double, Double)) {
+        let table = DecisionTable(enter: thresholds.0, exit: thresholds.1)
+        var r = SplitMix(seed: 77)
+        let order = Array(0..<DecisionTable.columns).shuffled(using: &r)
+        for j in order.prefix(1200) {
+            let b = Double(j) / DecisionTable.perUnit
+            for exit in [false, true] {
+                let tau = exit ? thresholds.1 : thresholds.0
+                let c = table.column(j, exit: exit)
+                let high = tau + DecisionTable.slack
+                let low = tau - DecisionTable.slack
+                func p(_ a: Double) -> Double { InsideProbability.p(distance: a, radius: b, sigma: 1) }
+                if c.above.isFinite {
+                    #expect(p(c.above) >= high, "b \(b) above \(c.above)")
+                    #expect(p(c.above + DecisionTable.precision) < high, "b \(b) above \(c.above)")
+                } else {
+                    #expect(c.above == -.infinity && p(0) < high, "b \(b)")
+                }
+                if c.below.isFinite {
+                    #expect(p(c.below) <= low, "b \(b) below \(c.below)")
+                    if c.below >= DecisionTable.precision {
+                        #expect(p(c.below - DecisionTable.precision) > low, "b \(b) below \(c.below)")
+                    }
+                } else {
+                    #expect(c.below == .infinity && p(b + DecisionTable.never) > low, "b \(b)")
+                }
+            }
+        }
+    }
+
     /// `holdsInside`, the table's answer from the squared chord (no square root, no division of
     /// d): wherever it says a fence held inside holds, the exact P is at least exit, and
     /// `contradicts` does not say otherwise; and it answers about as often as `contradicts`

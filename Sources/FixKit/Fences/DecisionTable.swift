@@ -9,26 +9,30 @@
 /// P(above, b_j) ≥ τ + slack, `below` with P(below, b_j) ≤ τ − slack. For b in [b_j, b_{j+1})
 /// and a ≤ above_j, P(a, b) ≥ P(above_j, b_j) > τ; for a ≥ below_{j+1}, P(a, b) ≤
 /// P(below_{j+1}, b_{j+1}) < τ. The slack (1e-9) is far above P's error (1e-14, which the
-/// argument meets twice) and the rounding of a and b. Each threshold's part of a column is
-/// filled the first time it is needed (about 35 evaluations of P), so a run pays for the
-/// columns its fixes and fences reach, and for enter's only where a fence is outside, exit's
-/// only where one is inside. The band the table leaves to the exact P is about a column wide
-/// in a: 32 columns a unit rather than 8 left a noisy run (hacc 2 to 150 m, a million fences)
-/// 29,000 exact values to work out instead of 111,000 in a million fixes, beside the 66,000
-/// its events need.
+/// argument meets at most three times) and the rounding of a and b. Each threshold's part of
+/// a column is filled the first time it is needed, so a run pays for the columns its fixes
+/// and fences reach, and for enter's only where a fence is outside, exit's only where one is
+/// inside: one bisection finds both of its values (see `fill`), from the bracket its nearest
+/// filled neighbours give where they are near (about 7 evaluations of P), else from the whole
+/// range (about 18). The band the table leaves to the exact P is about a column wide in a: 32
+/// columns a unit rather than 8 left a noisy run (hacc 2 to 150 m, a million fences) 29,000
+/// exact values to work out instead of 111,000 in a million fixes, beside the 66,000 its
+/// events need.
 final class DecisionTable {
     /// Columns a unit of b.
     static let perUnit = 32.0
     /// b_j for j < columns: up to 64.
     static let columns = 2049
     static let slack = 1e-9
-    /// The bracket a bisection starts from, a = b − `sure` to b + `never`: P is exactly 1 at
-    /// the one end (`InsideProbability`: b − a ≥ 8.66) and exactly 0 at the other (a − b ≥
-    /// 38.5), with room for the rounding of b ± these. 16 halvings leave it 0.0007 wide, a
-    /// fiftieth of a column.
+    /// The bracket a bisection starts from without neighbours, a = b − `sure` to b + `never`:
+    /// P is exactly 1 at the one end (`InsideProbability`: b − a ≥ 8.66) and exactly 0 at the
+    /// other (a − b ≥ 38.5), with room for the rounding of b ± these.
     static let sure = 8.75
     static let never = 39.0
-    static let halvings = 16
+    /// Where a bisection stops: a thirty-second of a column (16 halvings of the whole range).
+    static let precision = 1.0 / 1024
+    /// How many columns each way a fill looks for a filled neighbour.
+    static let reach = 8
 
     /// One threshold's crossing at one b_j.
     struct Bounds {
@@ -93,18 +97,82 @@ final class DecisionTable {
         return bound >= 0 && squared <= bound * bound
     }
 
+    /// Column j of the enter (or exit) bounds, filled if it was not: for the tests.
+    func column(_ j: Int, exit: Bool) -> Bounds {
+        exit ? bounds(exitBounds, j, self.exit) : bounds(enterBounds, j, enter)
+    }
+
     /// Column j of one threshold's bounds, filled the first time it is read.
     @inline(__always)
     private func bounds(_ table: UnsafeMutablePointer<Bounds>, _ j: Int, _ tau: Double) -> Bounds {
         let c = table[j]
         if !c.above.isNaN { return c }
-        let filled = DecisionTable.fill(Double(j) / DecisionTable.perUnit, tau)
+        return fill(table, j, tau)
+    }
+
+    /// Fills column j of one threshold's bounds. P increases with b, so the `above` of a filled
+    /// column left of j (P ≥ τ + slack there) has P ≥ τ + slack at b_j too, and the `below` of
+    /// one right of it has P ≤ τ − slack at b_j: the nearest within `reach` bracket the crossing
+    /// without an evaluation.
+    @inline(never)
+    private func fill(_ table: UnsafeMutablePointer<Bounds>, _ j: Int, _ tau: Double) -> Bounds {
+        var lo: Double?
+        var hi: Double?
+        for k in stride(from: j - 1, through: max(0, j - DecisionTable.reach), by: -1) where !table[k].above.isNaN {
+            if table[k].above.isFinite { lo = table[k].above }
+            break
+        }
+        for k in stride(from: j + 1, through: min(DecisionTable.columns - 1, j + DecisionTable.reach), by: 1)
+        where !table[k].above.isNaN {
+            if table[k].below.isFinite { hi = table[k].below }
+            break
+        }
+        let filled = DecisionTable.fill(Double(j) / DecisionTable.perUnit, tau, lo: lo, hi: hi)
         table[j] = filled
         return filled
     }
 
-    /// Where P(·, b) crosses τ, bracketed.
-    static func fill(_ b: Double, _ tau: Double) -> Bounds { Bounds(above: above(tau, b), below: below(tau, b)) }
+    /// Where P(·, b) crosses τ: `above` with P(above, b) ≥ τ + slack, `below` with P(below, b)
+    /// ≤ τ − slack, by one bisection that keeps both sides: from `lo` and `hi` where given
+    /// (known to be on their sides), else from the ends of the whole range, checked. Where an
+    /// end is not on its side (small b, where even a = 0 leaves P below τ + slack, or a
+    /// threshold of 0 or 1), the two searches apart, as before.
+    static func fill(_ b: Double, _ tau: Double, lo knownLo: Double? = nil, hi knownHi: Double? = nil) -> Bounds {
+        let high = tau + slack
+        let low = tau - slack
+        @inline(__always) func p(_ a: Double) -> Double { InsideProbability.p(distance: a, radius: b, sigma: 1) }
+        var lo = max(0, b - sure)
+        var hi = b + never
+        if let knownLo, knownLo <= hi { lo = knownLo } else if p(lo) < high { return apart(b, tau) }
+        if let knownHi, knownHi >= lo { hi = knownHi } else if p(hi) > low { return apart(b, tau) }
+        while hi - lo > precision {
+            let mid = (lo + hi) / 2
+            let q = p(mid)
+            if q >= high {
+                lo = mid
+            } else if q <= low {
+                hi = mid
+            } else {
+                // Within the slack of τ, which spans units of a where τ is within it of 0 or 1:
+                // each bound on its own from here, mid on the far side of both.
+                var (aboveLo, aboveHi) = (lo, mid)
+                while aboveHi - aboveLo > precision {
+                    let m = (aboveLo + aboveHi) / 2
+                    if p(m) >= high { aboveLo = m } else { aboveHi = m }
+                }
+                var (belowLo, belowHi) = (mid, hi)
+                while belowHi - belowLo > precision {
+                    let m = (belowLo + belowHi) / 2
+                    if p(m) <= low { belowHi = m } else { belowLo = m }
+                }
+                return Bounds(above: aboveLo, below: belowHi)
+            }
+        }
+        return Bounds(above: lo, below: hi)
+    }
+
+    /// The two searches apart, each from the whole range.
+    static func apart(_ b: Double, _ tau: Double) -> Bounds { Bounds(above: above(tau, b), below: below(tau, b)) }
 
     /// An a with P(a, b) ≥ τ + slack, as large as the halvings find; −∞ if even a = 0 falls
     /// short.
@@ -113,7 +181,7 @@ final class DecisionTable {
         var lo = max(0, b - sure)
         guard InsideProbability.p(distance: lo, radius: b, sigma: 1) >= goal else { return -.infinity }
         var hi = b + never
-        for _ in 0..<halvings {
+        while hi - lo > precision {
             let mid = (lo + hi) / 2
             if InsideProbability.p(distance: mid, radius: b, sigma: 1) >= goal { lo = mid } else { hi = mid }
         }
@@ -127,7 +195,7 @@ final class DecisionTable {
         guard InsideProbability.p(distance: hi, radius: b, sigma: 1) <= goal else { return .infinity }
         var lo = max(0, b - sure)
         if InsideProbability.p(distance: lo, radius: b, sigma: 1) <= goal { return lo }
-        for _ in 0..<halvings {
+        while hi - lo > precision {
             let mid = (lo + hi) / 2
             if InsideProbability.p(distance: mid, radius: b, sigma: 1) <= goal { hi = mid } else { lo = mid }
         }
