@@ -369,6 +369,10 @@ final class FenceEngine {
             // `index.distance(_:_:_:within:)` on each listed fence, its test taken without a
             // branch: 15 of the 16 fences a noisy fix reads fail it, unpredictably. Every entry's
             // place is written and kept only if it passes; those that pass are then measured.
+            // Its `most ≥ 0` and the least radius are one comparison, radius ≥ `least`: the
+            // two differ only where radius + margin + 1e-6 rounds across 0, and a fence there
+            // fails the exact test after (it needs d ≤ radius + margin, so radius ≥ −margin).
+            let least = max(minRadius, -(margin + 1e-6))
             let entries = list.entries
             // SAFETY: a list holds at most `NearFences.capacity` entries, so `picked`'s places
             // are enough; only the first n, written in the first loop, are read.
@@ -380,7 +384,7 @@ final class FenceEngine {
                     let most = e.slot.radius + margin + 1e-6
                     let squared = FenceIndex.chordSquared(here, e.slot.x, e.slot.y, e.slot.z)
                     picked[n] = Int32(truncatingIfNeeded: i)
-                    n &+= (squared <= most * most ? 1 : 0) & (most >= 0 ? 1 : 0) & (e.slot.radius >= minRadius ? 1 : 0)
+                    n &+= (squared <= most * most ? 1 : 0) & (e.slot.radius >= least ? 1 : 0)
                 }
                 for t in 0..<n {
                     let e = entries[Int(picked[t])]
