@@ -5,6 +5,12 @@
 /// leaving at once under `--assume inside` cost one pass, not a removal each, and a state kept
 /// unchanged is not copied at all; the fences that gain a state are merged in after
 /// (`insert(sorted:)`), which few fixes need.
+///
+/// The states are the first `count` places of an array that never shrinks: dropping states
+/// is one store, where an array's `removeLast(_:)` is a generic call through
+/// `replaceSubrange` (about 40 instructions a fix, and a mispredicted branch in four, with a
+/// million fences and noisy fixes, where half the fixes drop a one-fix dwell); the places past
+/// `count` are storage for later, never read.
 struct FenceStates {
     /// One fence's state, with its fence and its fence's place in the index's slots (where a
     /// distance to it reads the centre).
@@ -14,38 +20,49 @@ struct FenceStates {
         var state: FenceState
     }
 
-    /// Ascending by key; one array, so that an append is one uniqueness and capacity check.
-    private(set) var entries: [Entry] = []
+    /// The states ascending by key in the first `count` places; one array, so that an append is
+    /// one uniqueness and capacity check.
+    private var storage: [Entry] = []
+    private(set) var count = 0
 
-    var isEmpty: Bool { entries.isEmpty }
-    var count: Int { entries.count }
+    var isEmpty: Bool { count == 0 }
+
+    /// What fills a place before a state is written to it.
+    private static let vacant = Entry(key: 0, place: 0, state: FenceState(inside: false))
 
     /// Appends a state past every kept one (`k` must be larger than the last key).
     @inline(__always)
     mutating func append(_ k: Int, place: Int, _ state: FenceState) {
-        entries.append(Entry(key: k, place: place, state: state))
+        let entry = Entry(key: k, place: place, state: state)
+        if count < storage.count { storage[count] = entry } else { storage.append(entry) }
+        count += 1
     }
 
     /// Lends the entries for an update in place; `body` returns how many, from the first, are
     /// kept (it moves those it keeps to the front, in order), and the rest are dropped.
     @inline(__always)
     mutating func withEntries(_ body: (UnsafeMutableBufferPointer<Entry>) -> Int) {
-        let n = entries.count
-        let kept = entries.withUnsafeMutableBufferPointer { body($0) }
-        if kept < n { entries.removeLast(n - kept) }
+        let n = count
+        // SAFETY: the storage's first n ≤ storage.count places, lent for the call.
+        count = storage.withUnsafeMutableBufferPointer { all in
+            body(UnsafeMutableBufferPointer(rebasing: all[..<n]))
+        }
     }
 
-    /// Merges in states for fences that have none, ascending by key like the entries: the new
-    /// ones appended, then the two runs merged from the back, in place.
+    /// Merges in states for fences that have none, ascending by key like the entries: the
+    /// places after the kept ones made enough, then the two runs merged from the back, in place.
     @inline(never)
     mutating func insert(sorted added: ScratchBuffer<Entry>) {
         guard !added.isEmpty else { return }
-        let old = entries.count
-        entries.append(contentsOf: added.elements)
-        entries.withUnsafeMutableBufferPointer { e in
+        let old = count
+        let total = old + added.count
+        if storage.count < total {
+            storage.append(contentsOf: repeatElement(FenceStates.vacant, count: total - storage.count))
+        }
+        storage.withUnsafeMutableBufferPointer { e in
             var i = old - 1  // the last of the old entries not yet placed
             var a = added.count - 1  // the last of the added ones not yet placed
-            var w = e.count - 1
+            var w = total - 1
             while a >= 0 {
                 if i >= 0, e[i].key > added[a].key {
                     e[w] = e[i]
@@ -57,40 +74,53 @@ struct FenceStates {
                 w -= 1
             }
         }
+        count = total
     }
 
     /// The place of `k`, or where it would go.
     private func place(_ k: Int) -> (Int, found: Bool) {
         var lo = 0
-        var hi = entries.count
+        var hi = count
         while lo < hi {
             let mid = (lo + hi) >> 1
-            if entries[mid].key < k { lo = mid + 1 } else { hi = mid }
+            if storage[mid].key < k { lo = mid + 1 } else { hi = mid }
         }
-        return (lo, lo < entries.count && entries[lo].key == k)
+        return (lo, lo < count && storage[lo].key == k)
     }
 
     /// The state of `k`, if kept.
     subscript(_ k: Int) -> FenceState? {
         let (at, found) = place(k)
-        return found ? entries[at].state : nil
+        return found ? storage[at].state : nil
     }
 
     /// Keeps `state` for `k`, replacing the one kept.
     mutating func set(_ k: Int, place slotPlace: Int, _ state: FenceState) {
         let (at, found) = place(k)
         if found {
-            entries[at].state = state
-        } else {
-            entries.insert(Entry(key: k, place: slotPlace, state: state), at: at)
+            storage[at].state = state
+            return
         }
+        if count == storage.count { storage.append(FenceStates.vacant) }
+        var i = count
+        while i > at {
+            storage[i] = storage[i - 1]
+            i -= 1
+        }
+        storage[at] = Entry(key: k, place: slotPlace, state: state)
+        count += 1
     }
 
     /// Forgets the states whose fence fails `keep`.
     mutating func filter(keeping keep: (Int) -> Bool) {
-        entries.removeAll { !keep($0.key) }
+        var w = 0
+        for i in 0..<count where keep(storage[i].key) {
+            storage[w] = storage[i]
+            w += 1
+        }
+        count = w
     }
 
     /// The fences whose state is inside, ascending.
-    func insideFences() -> [Int] { entries.filter { $0.state.inside }.map(\.key) }
+    func insideFences() -> [Int] { storage[..<count].filter { $0.state.inside }.map(\.key) }
 }
