@@ -140,14 +140,13 @@ final class DecisionTable {
     static func fill(_ b: Double, _ tau: Double, lo knownLo: Double? = nil, hi knownHi: Double? = nil) -> Bounds {
         let high = tau + slack
         let low = tau - slack
-        @inline(__always) func p(_ a: Double) -> Double { InsideProbability.p(distance: a, radius: b, sigma: 1) }
         var lo = max(0, b - sure)
         var hi = b + never
-        if let knownLo, knownLo <= hi { lo = knownLo } else if p(lo) < high { return apart(b, tau) }
-        if let knownHi, knownHi >= lo { hi = knownHi } else if p(hi) > low { return apart(b, tau) }
+        if let knownLo, knownLo <= hi { lo = knownLo } else if p(lo, b) < high { return apart(b, tau) }
+        if let knownHi, knownHi >= lo { hi = knownHi } else if p(hi, b) > low { return apart(b, tau) }
         while hi - lo > precision {
             let mid = (lo + hi) / 2
-            let q = p(mid)
+            let q = p(mid, b)
             if q >= high {
                 lo = mid
             } else if q <= low {
@@ -155,17 +154,7 @@ final class DecisionTable {
             } else {
                 // Within the slack of τ, which spans units of a where τ is within it of 0 or 1:
                 // each bound on its own from here, mid on the far side of both.
-                var (aboveLo, aboveHi) = (lo, mid)
-                while aboveHi - aboveLo > precision {
-                    let m = (aboveLo + aboveHi) / 2
-                    if p(m) >= high { aboveLo = m } else { aboveHi = m }
-                }
-                var (belowLo, belowHi) = (mid, hi)
-                while belowHi - belowLo > precision {
-                    let m = (belowLo + belowHi) / 2
-                    if p(m) <= low { belowHi = m } else { belowLo = m }
-                }
-                return Bounds(above: aboveLo, below: belowHi)
+                return Bounds(above: lastAtLeast(high, b, lo, mid), below: firstAtMost(low, b, mid, hi))
             }
         }
         return Bounds(above: lo, below: hi)
@@ -178,27 +167,44 @@ final class DecisionTable {
     /// short.
     static func above(_ tau: Double, _ b: Double) -> Double {
         let goal = tau + slack
-        var lo = max(0, b - sure)
-        guard InsideProbability.p(distance: lo, radius: b, sigma: 1) >= goal else { return -.infinity }
-        var hi = b + never
-        while hi - lo > precision {
-            let mid = (lo + hi) / 2
-            if InsideProbability.p(distance: mid, radius: b, sigma: 1) >= goal { lo = mid } else { hi = mid }
-        }
-        return lo
+        let lo = max(0, b - sure)
+        guard p(lo, b) >= goal else { return -.infinity }
+        return lastAtLeast(goal, b, lo, b + never)
     }
 
     /// An a with P(a, b) ≤ τ − slack, as small as the halvings find; +∞ if none is.
     static func below(_ tau: Double, _ b: Double) -> Double {
         let goal = tau - slack
-        var hi = b + never
-        guard InsideProbability.p(distance: hi, radius: b, sigma: 1) <= goal else { return .infinity }
-        var lo = max(0, b - sure)
-        if InsideProbability.p(distance: lo, radius: b, sigma: 1) <= goal { return lo }
+        let hi = b + never
+        guard p(hi, b) <= goal else { return .infinity }
+        let lo = max(0, b - sure)
+        if p(lo, b) <= goal { return lo }
+        return firstAtMost(goal, b, lo, hi)
+    }
+
+    /// From `lo` with P(lo, b) ≥ `goal` and `hi` past it, the bracket halved to `precision`:
+    /// its low end, where P is still at least the goal.
+    static func lastAtLeast(_ goal: Double, _ b: Double, _ lo: Double, _ hi: Double) -> Double {
+        var (lo, hi) = (lo, hi)
         while hi - lo > precision {
             let mid = (lo + hi) / 2
-            if InsideProbability.p(distance: mid, radius: b, sigma: 1) <= goal { hi = mid } else { lo = mid }
+            if p(mid, b) >= goal { lo = mid } else { hi = mid }
+        }
+        return lo
+    }
+
+    /// From `hi` with P(hi, b) ≤ `goal` and `lo` before it, the bracket halved to `precision`:
+    /// its high end, where P is still at most the goal.
+    static func firstAtMost(_ goal: Double, _ b: Double, _ lo: Double, _ hi: Double) -> Double {
+        var (lo, hi) = (lo, hi)
+        while hi - lo > precision {
+            let mid = (lo + hi) / 2
+            if p(mid, b) <= goal { hi = mid } else { lo = mid }
         }
         return hi
     }
+
+    /// P(a, b): the exact P at σ = 1.
+    @inline(__always)
+    static func p(_ a: Double, _ b: Double) -> Double { InsideProbability.p(distance: a, radius: b, sigma: 1) }
 }
