@@ -10,7 +10,8 @@
 /// is one store, where an array's `removeLast(_:)` is a generic call through
 /// `replaceSubrange` (about 40 instructions a fix, and a mispredicted branch in four, with a
 /// million fences and noisy fixes, where half the fixes drop a one-fix dwell); the places past
-/// `count` are storage for later, never read.
+/// `count` are storage for later, never read. An array, not a `ScratchBuffer` (which does the
+/// same for the engine's per-fix scratch): each trace's states are a value of its own.
 struct FenceStates {
     /// One fence's state, with its fence and its fence's place in the index's slots (where a
     /// distance to it reads the centre).
