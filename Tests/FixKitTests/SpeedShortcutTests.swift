@@ -83,7 +83,7 @@ struct SpeedShortcutTests {
             let p = InsideProbability.p(distance: d, radius: radius, sigma: sigma)
             for inside in [false, true] {
                 checked += 1
-                guard let contradicts = table.contradicts(inside: inside, d, radius, sigma) else { continue }
+                guard let contradicts = table.contradicts(inside: inside, d, radius, perSigma: 1 / sigma) else { continue }
                 answered += 1
                 let exact = inside ? p < thresholds.1 : p > thresholds.0
                 #expect(contradicts == exact, "inside \(inside) d \(d) R \(radius) σ \(sigma): p \(p)")
@@ -140,13 +140,13 @@ struct SpeedShortcutTests {
         Self.sweepTable(sigmas: [0.37, 1.0, 23.0, 150.0], steps: 300) { a, radius, sigma in
             for d in [a * sigma, (a * sigma).nextUp, (a * sigma).nextDown.nextDown] where d >= 0 {
                 let p = InsideProbability.p(distance: d, radius: radius, sigma: sigma)
-                let holds = table.holdsInside(squared: d * d, radius, sigma)
+                let holds = table.holdsInside(squared: d * d, radius, sigma, perSigma: 1 / sigma)
                 if holds {
                     held += 1
                     #expect(p >= thresholds.1, "d \(d) R \(radius) σ \(sigma): p \(p) below exit")
-                    #expect(table.contradicts(inside: true, d, radius, sigma) != true)
+                    #expect(table.contradicts(inside: true, d, radius, perSigma: 1 / sigma) != true)
                 }
-                if table.contradicts(inside: true, d, radius, sigma) == false { unContradicted += 1 }
+                if table.contradicts(inside: true, d, radius, perSigma: 1 / sigma) == false { unContradicted += 1 }
             }
         }
         #expect(Double(held) > 0.95 * Double(unContradicted), "\(held) held, \(unContradicted) not contradicted")

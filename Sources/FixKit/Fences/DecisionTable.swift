@@ -66,11 +66,13 @@ final class DecisionTable {
 
     /// Whether the rule's step sees a contradiction (inside: P < exit; outside: P > enter), if
     /// the table settles it; nil where the exact P is needed. σ > 0 and finite, d ≥ 0 and R ≥ 0
-    /// finite are the caller's to check.
+    /// finite are the caller's to check. `perSigma` is 1/σ, worked out once a fix: a and b are
+    /// then products, not quotients (a division waits some 14 cycles, and the column's load and
+    /// the comparisons wait on it), and round by an ulp more, which the slack covers.
     @inline(__always)
-    func contradicts(inside: Bool, _ d: Double, _ radius: Double, _ sigma: Double) -> Bool? {
-        let b = radius / sigma
-        let a = d / sigma
+    func contradicts(inside: Bool, _ d: Double, _ radius: Double, perSigma: Double) -> Bool? {
+        let b = radius * perSigma
+        let a = d * perSigma
         let scaled = b * DecisionTable.perUnit
         guard scaled < Double(DecisionTable.columns - 1) else { return nil }
         let j = Int(scaled)
@@ -84,14 +86,14 @@ final class DecisionTable {
         return nil
     }
 
-    /// `contradicts(inside: true, d, radius, sigma) == false` for a fix at `squared` chord
+    /// `contradicts(inside: true, d, radius, perSigma:) == false` for a fix at `squared` chord
     /// (under 50 km, where d is the chord), without the square root and d's division:
     /// a ≤ above ⇔ d ≤ above · σ, compared squared. The product and the squares round by an ulp
     /// or two, which moves P by some 1e-16, far inside the table's slack; so where this says the
     /// fence holds, P ≥ exit, as `contradicts` would have said.
     @inline(__always)
-    func holdsInside(squared: Double, _ radius: Double, _ sigma: Double) -> Bool {
-        let scaled = radius / sigma * DecisionTable.perUnit
+    func holdsInside(squared: Double, _ radius: Double, _ sigma: Double, perSigma: Double) -> Bool {
+        let scaled = radius * perSigma * DecisionTable.perUnit
         guard scaled < Double(DecisionTable.columns - 1) else { return false }
         let bound = bounds(exitBounds, Int(scaled), exit).above * sigma
         return bound >= 0 && squared <= bound * bound

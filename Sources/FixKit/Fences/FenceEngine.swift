@@ -107,16 +107,24 @@ final class FenceEngine {
     /// The value of P to give the step, if the table or `ActingRegion`'s bounds settle the
     /// comparison the step makes with it (see `ActingRegion.standIn`).
     @inline(__always)
-    func standIn(inside: Bool, _ d: Double, _ radius: Double, _ sigma: Double) -> Double? {
+    func standIn(inside: Bool, _ d: Double, _ radius: Double, _ sigma: Double, perSigma: Double) -> Double? {
         if !acting.naive, sigma > 0, sigma.isFinite, radius.isFinite, d.isFinite,
-            let contradicts = decisions.contradicts(inside: inside, d, radius, sigma)
+            let contradicts = decisions.contradicts(inside: inside, d, radius, perSigma: perSigma)
         {
             // A value on the side the table found, far from the threshold by P's rounding.
             let slack = DecisionTable.slack
             if inside { return contradicts ? settings.exit - slack : settings.exit + slack }
             return contradicts ? settings.enter + slack : settings.enter - slack
         }
-        return acting.standIn(inside: inside, d, radius, sigma)
+        return boundsStandIn(inside: inside, d, radius, sigma)
+    }
+
+    /// `ActingRegion.standIn`, out of line: the table settles most comparisons, and with its
+    /// exp and two erfc inlined at both of `evaluate`'s places, `standIn` itself was too large
+    /// to be inlined there, and every call paid for a call.
+    @inline(never)
+    func boundsStandIn(inside: Bool, _ d: Double, _ radius: Double, _ sigma: Double) -> Double? {
+        acting.standIn(inside: inside, d, radius, sigma)
     }
 
     /// One fix. `fences` receives each fence worth reporting in --trace (index, p, distance,
@@ -171,6 +179,8 @@ final class FenceEngine {
             report == nil && steady == nil && limit == nil && !acting.naive && fix.sigma > 0
             && fix.sigma.isFinite
         let deep = acting.deepInside * fix.sigma + 1e-6
+        // The table's lookups multiply by it (see `DecisionTable.contradicts`).
+        let perSigma = 1 / fix.sigma
         state.states.withEntries { kept in
             var c = 0
             var m = 0
@@ -184,7 +194,7 @@ final class FenceEngine {
                     var s = FenceState(inside: false)
                     if evaluate(
                         &s, f.k, f.d, f.radius, f.place, fix, previous: previous, steady: steady,
-                        still: (stillStretch, stillActive), report: report, events: &events)
+                        still: (stillStretch, stillActive), perSigma: perSigma, report: report, events: &events)
                     {
                         added.append(FenceStates.Entry(key: f.k, place: f.place, state: s))
                     }
@@ -216,7 +226,7 @@ final class FenceEngine {
                         // would change nothing. Under 50 km the distance is the chord.
                         let t = slot.radius - deep
                         if (t >= 0 && squared <= t * t)
-                            || decisions.holdsInside(squared: squared, slot.radius, fix.sigma)
+                            || decisions.holdsInside(squared: squared, slot.radius, fix.sigma, perSigma: perSigma)
                         {
                             if w != m { kept[w] = kept[m] }
                             w += 1
@@ -238,7 +248,7 @@ final class FenceEngine {
                         && acting.surelyInside(d, radius, fix.sigma))
                     || evaluate(
                         &kept[i].state, k, d, radius, place, fix, previous: previous, steady: steady,
-                        still: (stillStretch, stillActive), report: report, events: &events)
+                        still: (stillStretch, stillActive), perSigma: perSigma, report: report, events: &events)
                 if keep {
                     if w != i { kept[w] = kept[i] }
                     w += 1
@@ -298,14 +308,14 @@ final class FenceEngine {
     @inline(__always)
     private func evaluate(
         _ s: inout FenceState, _ k: Int, _ d: Double, _ radius: Double, _ place: Int, _ fix: FixPoint,
-        previous: FixPoint?, steady: SteadyObservation?, still: (stretch: Int, active: Bool),
+        previous: FixPoint?, steady: SteadyObservation?, still: (stretch: Int, active: Bool), perSigma: Double,
         report: ((Int, Double, Double, Bool) -> Void)?, events: inout [FenceEvent]
     ) -> Bool {
         let change: Bool?
         var p = 0.0
         if let steady {
             (change, p) = steadyStep(&s, k, d, radius, place, fix, previous: previous, steady: steady)
-        } else if report == nil, let standIn = standIn(inside: s.inside, d, radius, fix.sigma) {
+        } else if report == nil, let standIn = standIn(inside: s.inside, d, radius, fix.sigma, perSigma: perSigma) {
             // The step reads P only against its threshold, so where a table or cheap bounds on
             // P already settle that comparison, a value on the same side stands in; the exact P
             // is worked out only for an event, which prints it.
