@@ -7,7 +7,8 @@ import Testing
 /// Against the standard library's stable sort on the same keys: every width of varying bits
 /// from 1 to 64 at several offsets (so every number of passes, and each written-out case),
 /// many equal keys, and sorts from a bit (`fromBit`), which must keep equal high parts in the
-/// order given.
+/// order given. The index's form, keys with fence numbers packed into one word where they
+/// fit, against the same stable sort, on both sides of the 64 bits it packs into.
 struct RadixSortTests {
     @Test func agreesWithAStableSortAtEveryWidth() {
         var g = FixGenerator(seed: 270_113)
@@ -38,5 +39,51 @@ struct RadixSortTests {
                 }
             }
         }
+    }
+
+    @Test func keysWithNumbersAgreeWithAStableSortPackedOrNot() {
+        var g = FixGenerator(seed: 61_883)
+        var packed = 0
+        var paired = 0
+        for width in [1, 5, 12, 20, 33, 36, 40, 44, 45, 50, 54, 64] {
+            for numberLimit in [UInt64(2), 1_000, 1 << 20, 1 << 24] {
+                let n = 2 + Int(g.nextUInt() % 4_000)
+                let base = g.nextUInt()
+                let low = Int(g.nextUInt() % UInt64(65 - width))
+                let span = width == 64 ? UInt64.max : (UInt64(1) << UInt64(width)) - 1
+                let field = span << UInt64(low)
+                let distinct = g.chance(0.3) ? 1 + g.nextUInt() % 20 : 0
+                let pool = (0..<max(1, distinct)).map { _ in g.nextUInt() & span }
+                var keys = (0..<n).map { _ -> UInt64 in
+                    let v = distinct > 0 ? pool[Int(g.nextUInt() % distinct)] : g.nextUInt() & span
+                    return (base & ~field) | (v << UInt64(low))
+                }
+                // Fence numbers as the index has them: ascending, from anywhere below the limit.
+                let start = g.nextUInt() % numberLimit
+                var numbers = (0..<n).map { UInt32(truncatingIfNeeded: (start + UInt64($0)) % (numberLimit + UInt64(n))) }
+                numbers.sort()
+                let largest = numbers.last ?? 0
+                let varying = keys.reduce(0) { $0 | $1 } ^ keys.reduce(~0) { $0 & $1 }
+                if 64 - varying.leadingZeroBitCount + (32 - largest.leadingZeroBitCount) <= 64 {
+                    packed += 1
+                } else {
+                    paired += 1
+                }
+                let expected = zip(keys, numbers).enumerated().sorted {
+                    ($0.element.0, $0.offset) < ($1.element.0, $1.offset)
+                }.map { $0.element }
+                keys.withUnsafeMutableBufferPointer { k in
+                    numbers.withUnsafeMutableBufferPointer { v in
+                        FenceIndex.radixSort(keys: k.baseAddress!, numbers: v.baseAddress!, count: n)
+                    }
+                }
+                guard zip(keys, numbers).elementsEqual(expected, by: { $0 == $1 }) else {
+                    Issue.record("width \(width), low \(low), numbers below \(numberLimit), n \(n): not sorted and stable")
+                    return
+                }
+            }
+        }
+        // Both ways are taken.
+        #expect(packed > 10 && paired > 10, "\(packed) packed, \(paired) as pairs")
     }
 }

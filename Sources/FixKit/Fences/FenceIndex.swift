@@ -194,7 +194,7 @@ public final class FenceIndex {
         for level in 0..<FenceIndex.levelCount where levelStart[level] < levelStart[level + 1] {
             let first = levelStart[level]
             let end = levelStart[level + 1]
-            FenceIndex.radixSort(keys: keys + first, values: order + first, count: end - first)
+            FenceIndex.radixSort(keys: keys + first, numbers: order + first, count: end - first)
             for e in first..<end {
                 (slots + e).initialize(to: unsorted[Int(order[e])])
                 (originals + e).initialize(to: order[e])
