@@ -159,17 +159,21 @@ public final class FenceIndex {
             keys.deallocate()
             order.deallocate()
         }
+        // Each level's next place, through a pointer: an array's write checked its uniqueness
+        // (a call) for every fence.
         var fill = levelStart
-        for k in 0..<n {
-            let level = Int(levelOf[k])
-            let cell = FenceIndex.cellSize(level)
-            let c = Geodesy.Point(lat: lats[k], lon: lons[k])
-            let at = fill[level]
-            fill[level] += 1
-            keys[at] = FenceIndex.morton(
-                FenceIndex.cube(c.x, cell), FenceIndex.cube(c.y, cell), FenceIndex.cube(c.z, cell))
-            order[at] = UInt32(k)
-            (unsorted + k).initialize(to: Slot(x: c.x, y: c.y, z: c.z, radius: radii[k]))
+        fill.withUnsafeMutableBufferPointer { fill in
+            for k in 0..<n {
+                let level = Int(levelOf[k])
+                let cell = FenceIndex.cellSize(level)
+                let c = Geodesy.Point(lat: lats[k], lon: lons[k])
+                let at = fill[level]
+                fill[level] += 1
+                keys[at] = FenceIndex.morton(
+                    FenceIndex.cube(c.x, cell), FenceIndex.cube(c.y, cell), FenceIndex.cube(c.z, cell))
+                order[at] = UInt32(k)
+                (unsorted + k).initialize(to: Slot(x: c.x, y: c.y, z: c.z, radius: radii[k]))
+            }
         }
         levelOf = []
         // Sorted by key within each level (stable: a cube's fences stay in file order), the

@@ -84,7 +84,7 @@ final class NearFences {
     /// The trace of the last fix (0: none).
     @exclusivity(unchecked) private var last = 0
     @exclusivity(unchecked) private var serials = 0
-    @exclusivity(unchecked) private var hoods: [Neighbourhood] = []
+    @exclusivity(unchecked) private var hoodCount = 0
     /// The fences a build finds, before the list is cut to `capacity` (its storage kept).
     @exclusivity(unchecked) private var found: [Entry] = []
     /// The neighbourhood that served the last fix, tried first.
@@ -95,6 +95,11 @@ final class NearFences {
     @exclusivity(unchecked) private var startRadius = NearFences.radius
     /// Lists built, for the tests.
     @exclusivity(unchecked) private(set) var builds = 0
+    /// The neighbourhoods, the first `hoodCount` of `kept` places: plain memory, so that marking
+    /// one used is a store (an array checked its uniqueness, a call, on every fix).
+    // SAFETY: allocated in `init` for `kept` entries and freed in `deinit`; the first `hoodCount`
+    // are initialized (a build initializes the next place before counting it); trivial elements.
+    private let hoods: UnsafeMutablePointer<Neighbourhood>
     /// Every neighbourhood's entries, `capacity` places each: plain memory, so that serving a
     /// list costs no reference counting.
     // SAFETY: allocated in `init` for `kept · capacity` entries and freed in `deinit`; hood h's
@@ -107,12 +112,14 @@ final class NearFences {
     private let order: UnsafeMutablePointer<(key: Double, place: Int)>
 
     init() {
+        hoods = .allocate(capacity: NearFences.kept)
         storage = .allocate(capacity: NearFences.kept * NearFences.capacity)
         order = .allocate(capacity: NearFences.capacity)
     }
 
     deinit {
         // SAFETY: the buffers `init` allocated; their elements are trivial.
+        hoods.deallocate()
         storage.deallocate()
         order.deallocate()
     }
@@ -141,8 +148,8 @@ final class NearFences {
             hoods[h].used = clock
             return Served(entries: entries(h), limit: squared.squareRoot() + shrink)
         }
-        if recent < hoods.count, let list = served(recent) { return list }
-        for h in hoods.indices where h != recent {
+        if recent < hoodCount, let list = served(recent) { return list }
+        for h in 0..<hoodCount where h != recent {
             if let list = served(h) {
                 recent = h
                 return list
@@ -155,12 +162,13 @@ final class NearFences {
         }
         builds += 1
         // The least recently used neighbourhood's place, or a new one.
-        var h = hoods.count
-        if hoods.count == NearFences.kept {
+        var h = hoodCount
+        if hoodCount == NearFences.kept {
             h = 0
-            for j in hoods.indices where hoods[j].used < hoods[h].used { h = j }
+            for j in 0..<hoodCount where hoods[j].used < hoods[h].used { h = j }
         } else {
-            hoods.append(Neighbourhood(anchor: point, rho: 0, count: 0, used: 0))
+            (hoods + h).initialize(to: Neighbourhood(anchor: point, rho: 0, count: 0, used: 0))
+            hoodCount += 1
         }
         found.removeAll(keepingCapacity: true)
         var r = startRadius
