@@ -288,10 +288,16 @@ public enum FenceFile {
         /// A JSON number's value (the grammar checked as `JSONScanner.scanNumber` checks it),
         /// after it; nil if the grammar or the value is not one: `DecimalNumber.plainJSON` where
         /// the number is plain, else its grammar checked here and `DecimalNumber.parse` on its
-        /// bytes.
+        /// bytes. The short plain number (`DecimalNumber.shortPlain`) inline, the rest out of
+        /// line: written as one function, it was called, three times a fence.
         @inline(__always)
         mutating func number() -> Double? {
             if let v = DecimalNumber.shortPlain(base, at: &i, end: count) { return v }
+            return longerNumber()
+        }
+
+        @inline(never)
+        mutating func longerNumber() -> Double? {
             if let v = DecimalNumber.plainJSON(base, at: &i, end: count) { return v }
             let start = i
             _ = take(UInt8(ascii: "-"))
