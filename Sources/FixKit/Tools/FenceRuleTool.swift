@@ -108,6 +108,12 @@ public struct FenceRuleTool: Tool {
             eventLines.close()
             tracedLines.close()
         }
+        // --trace's fences for the fix at hand, emptied for each: made once, as the closure
+        // that fills it captures it (declared in the loop, it was a heap box allocated for
+        // every fix, --trace or not).
+        var reported: [(Int, Double, Double, Bool)] = []
+        let collect: ((Int, Double, Double, Bool) -> Void)? =
+            traceOutput ? { reported.append(($0, $1, $2, $3)) } : nil
         try context.forEachFix(inputs) { fix, line, _, _ in
             var sigma = defaultHacc
             if let h = fix.hacc {
@@ -121,9 +127,7 @@ public struct FenceRuleTool: Tool {
                 context.diagnostics.note(DefaultHacc.note(defaultHacc))
             }
             let point = FixPoint(lat: fix.lat, lon: fix.lon, time: fix.time, speed: fix.speed, sigma: sigma)
-            var reported: [(Int, Double, Double, Bool)] = []
-            let collect: ((Int, Double, Double, Bool) -> Void)? =
-                traceOutput ? { reported.append(($0, $1, $2, $3)) } : nil
+            reported.removeAll(keepingCapacity: true)
             let events = traces.withState(fix.trace) { engine.process(point, trace: &$0, fences: collect) }
             if traceOutput {
                 var member = Array("\"fences\":{".utf8)
