@@ -142,6 +142,16 @@ final class FenceEngine {
         _ fix: FixPoint, trace state: inout TraceFences, fences report: ((Int, Double, Double, Bool) -> Void)? = nil
     ) -> [FenceEvent] {
         var events: [FenceEvent] = []
+        process(fix, trace: &state, fences: report, into: &events)
+        return events
+    }
+
+    /// The same, the events appended to `events`: a caller that empties one array and keeps it
+    /// allocates nothing for a fix with events (a new array a fix allocated for each of them).
+    func process(
+        _ fix: FixPoint, trace state: inout TraceFences, fences report: ((Int, Double, Double, Bool) -> Void)?,
+        into events: inout [FenceEvent]
+    ) {
         if !state.initialized { start(&state) }
         let here = Geodesy.Point(lat: fix.lat, lon: fix.lon)
         if let limit { reselectIfNeeded(fix, at: here, limit: limit, state: &state, events: &events) }
@@ -161,7 +171,7 @@ final class FenceEngine {
         if candidates.isEmpty, state.states.isEmpty {
             if limit != nil { findMissed(fix, at: here, state: &state, events: &events) }
             state.previous = fix
-            return events
+            return
         }
         if candidates.count > 1 { FenceEngine.sortByFence(candidates) }
         added.removeAll()
@@ -255,7 +265,6 @@ final class FenceEngine {
         if !added.isEmpty { state.states.insert(sorted: added) }
         if limit != nil { findMissed(fix, at: here, state: &state, events: &events) }
         state.previous = fix
-        return events
     }
 
     /// A trace's first fix: its number for `NearFences`, and under `--assume inside` (without a

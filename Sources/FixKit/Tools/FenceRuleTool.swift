@@ -114,6 +114,8 @@ public struct FenceRuleTool: Tool {
         var reported: [(Int, Double, Double, Bool)] = []
         let collect: ((Int, Double, Double, Bool) -> Void)? =
             traceOutput ? { reported.append(($0, $1, $2, $3)) } : nil
+        // A fix's events, emptied for each and kept, so that a fix with events allocates nothing.
+        var events: [FenceEvent] = []
         try context.forEachFix(inputs) { fix, line, _, _ in
             var sigma = defaultHacc
             if let h = fix.hacc {
@@ -127,8 +129,11 @@ public struct FenceRuleTool: Tool {
                 context.diagnostics.note(DefaultHacc.note(defaultHacc))
             }
             let point = FixPoint(lat: fix.lat, lon: fix.lon, time: fix.time, speed: fix.speed, sigma: sigma)
-            reported.removeAll(keepingCapacity: true)
-            let events = traces.withState(fix.trace) { engine.process(point, trace: &$0, fences: collect) }
+            // Only when there is something to remove: an empty array's removeAll is a generic
+            // call all the same.
+            if !reported.isEmpty { reported.removeAll(keepingCapacity: true) }
+            if !events.isEmpty { events.removeAll(keepingCapacity: true) }
+            traces.withState(fix.trace) { engine.process(point, trace: &$0, fences: collect, into: &events) }
             if traceOutput {
                 var member = Array("\"fences\":{".utf8)
                 for (k, (index, p, d, inside)) in reported.enumerated() {
