@@ -43,6 +43,7 @@ enum FenceEvent {
 ///
 /// A class: the tool calls it from a closure for every fix, and as a struct of five class
 /// references each call copied it (3.2 copies a fix, each retaining and releasing all five).
+/// How a fix's fences are found is in `FenceEngine+Candidates.swift`.
 final class FenceEngine {
     let index: FenceIndex
     let settings: FenceRuleSettings
@@ -366,95 +367,6 @@ final class FenceEngine {
             let duration = fix.time.flatMap { t in s.enteredAt.map { t.seconds - $0.seconds } }
             s.enteredAt = nil
             events.append(.exit(k, distance: d, p: p, duration: duration))
-        }
-    }
-
-    /// Calls `body(k, d, radius, place)` for every fence k with d − radius ≤ `margin` (≤ 0 for the
-    /// list) and radius ≥ `minRadius`, d its `Geodesy.distance`: from the neighbourhood list that
-    /// covers the fix (`NearFences`: the index's own test on the list's fences), else from the
-    /// index. Each once, in no particular order.
-    @inline(__always)
-    private func forEachWithin(
-        _ here: Geodesy.Point, margin: Double, minRadius: Double = 0, serial: Int,
-        _ body: (Int, Double, Double, Int) -> Void
-    ) {
-        guard mayFind(margin: margin, minRadius: minRadius) else { return }
-        if let list = near.list(for: serial, at: here, margin: margin, index: index) {
-            forEachListed(list, here, margin: margin, minRadius: minRadius, body)
-        } else {
-            index.forEachWithin(here, margin: margin, minRadius: minRadius, body)
-        }
-    }
-
-    /// A fix's candidates, appended to `candidates`: `forEachWithin`'s fences, less those
-    /// unwatched under a limit. The list's fences are appended by a closure that is inlined, the
-    /// index's by one of their own, out of line: one closure for both made a context holding
-    /// the engine, which was retained and released for every fix.
-    @inline(__always)
-    private func gatherCandidates(
-        _ here: Geodesy.Point, margin: Double, minRadius: Double, serial: Int, watched: Set<Int>?
-    ) {
-        guard mayFind(margin: margin, minRadius: minRadius) else { return }
-        if let list = near.list(for: serial, at: here, margin: margin, index: index) {
-            forEachListed(list, here, margin: margin, minRadius: minRadius) { k, d, radius, place in
-                if watched.map({ $0.contains(k) }) ?? true {
-                    candidates.append(Candidate(k: k, d: d, radius: radius, place: place))
-                }
-            }
-        } else {
-            gatherFromIndex(here, margin: margin, minRadius: minRadius, watched: watched)
-        }
-    }
-
-    /// `gatherCandidates` where no list serves the fix.
-    @inline(never)
-    private func gatherFromIndex(_ here: Geodesy.Point, margin: Double, minRadius: Double, watched: Set<Int>?) {
-        index.forEachWithin(here, margin: margin, minRadius: minRadius) { k, d, radius, place in
-            if watched.map({ $0.contains(k) }) ?? true {
-                candidates.append(Candidate(k: k, d: d, radius: radius, place: place))
-            }
-        }
-    }
-
-    /// Whether any fence can be found: none is that large otherwise (a fix with a hacc of
-    /// 150 m wants 247 m).
-    @inline(__always)
-    private func mayFind(margin: Double, minRadius: Double) -> Bool {
-        minRadius <= index.largestRadius && margin + index.largestRadius >= 0
-    }
-
-    /// `forEachWithin` on a neighbourhood's list.
-    @inline(__always)
-    private func forEachListed(
-        _ list: NearFences.Served, _ here: Geodesy.Point, margin: Double, minRadius: Double,
-        _ body: (Int, Double, Double, Int) -> Void
-    ) {
-        // `index.distance(_:_:_:within:)` on each listed fence, its test taken without a
-        // branch: 15 of the 16 fences a noisy fix reads fail it, unpredictably. Every entry's
-        // place is written and kept only if it passes; those that pass are then measured.
-        // Its `most ≥ 0` and the least radius are one comparison, radius ≥ `least`: the
-        // two differ only where radius + margin + 1e-6 rounds across 0, and a fence there
-        // fails the exact test after (it needs d ≤ radius + margin, so radius ≥ −margin).
-        let least = max(minRadius, -(margin + 1e-6))
-        let entries = list.entries
-        // SAFETY: a list holds at most `NearFences.capacity` entries, so `picked`'s places
-        // are enough; only the first n, written in the first loop, are read.
-        withUnsafeTemporaryAllocation(of: Int32.self, capacity: NearFences.capacity) { picked in
-            var n = 0
-            for i in entries.indices {
-                let e = entries[i]
-                if e.key > list.limit { break }  // the rest are farther (see `NearFences`)
-                let most = e.slot.radius + margin + 1e-6
-                let squared = FenceIndex.chordSquared(here, e.slot.x, e.slot.y, e.slot.z)
-                picked[n] = Int32(truncatingIfNeeded: i)
-                n &+= (squared <= most * most ? 1 : 0) & (e.slot.radius >= least ? 1 : 0)
-            }
-            for t in 0..<n {
-                let e = entries[Int(picked[t])]
-                let squared = FenceIndex.chordSquared(here, e.slot.x, e.slot.y, e.slot.z)
-                let d = index.distance(here, e.fence, chordSquared: squared)
-                if d - e.slot.radius <= margin { body(e.fence, d, e.slot.radius, e.place) }
-            }
         }
     }
 
