@@ -30,9 +30,7 @@ extension FenceEngine {
         guard mayFind(margin: margin, minRadius: minRadius) else { return }
         if let list = near.list(for: serial, at: here, margin: margin, index: index) {
             forEachListed(list, here, margin: margin, minRadius: minRadius) { k, d, radius, place in
-                if watched.map({ $0.contains(k) }) ?? true {
-                    candidates.append(Candidate(k: k, d: d, radius: radius, place: place))
-                }
+                addCandidate(k, d, radius, place, watched: watched)
             }
         } else {
             gatherFromIndex(here, margin: margin, minRadius: minRadius, watched: watched)
@@ -43,9 +41,15 @@ extension FenceEngine {
     @inline(never)
     func gatherFromIndex(_ here: Geodesy.Point, margin: Double, minRadius: Double, watched: Set<Int>?) {
         index.forEachWithin(here, margin: margin, minRadius: minRadius) { k, d, radius, place in
-            if watched.map({ $0.contains(k) }) ?? true {
-                candidates.append(Candidate(k: k, d: d, radius: radius, place: place))
-            }
+            addCandidate(k, d, radius, place, watched: watched)
+        }
+    }
+
+    /// Fence k is a candidate, unless a limit leaves it unwatched.
+    @inline(__always)
+    func addCandidate(_ k: Int, _ d: Double, _ radius: Double, _ place: Int, watched: Set<Int>?) {
+        if watched.map({ $0.contains(k) }) ?? true {
+            candidates.append(Candidate(k: k, d: d, radius: radius, place: place))
         }
     }
 

@@ -35,9 +35,9 @@ extension FenceIndex {
     /// among the keys and the numbers' bits fit in 64 together: each key shifted up past the
     /// numbers' width, its number below, sorted from that width up (as the duplicate-id check
     /// sorts its hashes), then split again. A pass then moves 8 bytes a key in one stream,
-    /// not 12 in two: the index's million keys, whose varying bits are some 36 for fences
-    /// within 100 km, sorted in two thirds of the time. The bits above the varying ones, which
-    /// the shift drops, are the same in every key, and are put back from any one of them.
+    /// not 12 in two (the varying bits are some 36 for fences within 100 km); packing and
+    /// splitting cost two sequential passes more. The bits above the varying ones, which the
+    /// shift drops, are the same in every key, and are put back from any one of them.
     static func radixSort(keys a: UnsafeMutablePointer<UInt64>, numbers v: UnsafeMutablePointer<UInt32>, count n: Int) {
         guard n > 1 else { return }
         var all: UInt64 = ~0
