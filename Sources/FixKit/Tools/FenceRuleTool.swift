@@ -15,8 +15,9 @@ public struct FenceRuleTool: Tool {
             the stay and changes at most once. State is kept per trace.
 
             Events: {"time","event":"enter"|"exit","fence","lat","lon","distance","p"}, with
-            "trace" copied and, on an exit, "duration": the seconds since its enter; under --limit also "reselect" (the fences now watched, and the
-            refresh circle) and "missed" (a fence entered while unwatched).
+            "trace" copied and, on an exit, "duration": the seconds since its enter; under
+            --limit also "reselect" (the fences now watched, and the refresh circle) and
+            "missed" (a fence entered while unwatched).
 
             Examples:
               gpx2fix walk.gpx | fencerule --fences shops.json
