@@ -48,20 +48,17 @@ require_python3 "to generate the inputs and print the table"
 command -v swift >/dev/null || die "swift is not installed: the patched sources are built here"
 command -v git >/dev/null || die "git is needed to copy the sources and apply the patch"
 
-fences=$out/fences-100km-1000000.json
-one=$out/fences-1.json
-generate "$fences" "1000000 fences over 100 km" gen_fences.py --count 1000000 --area-km 100
-generate "$one" "1 fence" gen_fences.py --count 1
-fixes=$(input_for fences-noisy-fixes.ndjson "$N")
-generate "$fixes" "$N fixes, hacc 2-150 m" gen_fixes.py --center 47.0,8.0 --area-km 100 --hacc 2,150 --fixes "$N"
+noisy_fence_inputs "$N"
 
 build_dir=${BUILD_DIR:-/tmp/fencerule-sections}
 src=$build_dir/src
 rm -rf "$src"
 mkdir -p "$src"
 git -C "$root" archive --format=tar HEAD | tar -x -C "$src"
-git -C "$src" apply "$here/fencerule-sections.patch" 2>/dev/null ||
-    (cd "$src" && git apply "$here/fencerule-sections.patch") ||
+# A repository of its own, so that the patch's paths are the copy's wherever BUILD_DIR is (in
+# another repository, `git apply` would take them from that one's top).
+git init -q "$src"
+git -C "$src" apply "$here/fencerule-sections.patch" ||
     die "fencerule-sections.patch no longer applies to HEAD: bring it up to date with the sources"
 echo "== swift build -c release --product fencerule (patched copy of HEAD in $src)" >&2
 swift build -c release --product fencerule --package-path "$src" --scratch-path "$build_dir/build" >&2 ||
@@ -72,9 +69,9 @@ runs=$build_dir/runs.txt
 : >"$runs"
 for ((r = 1; r <= RUNS; r++)); do
     for case in one million; do
-        f=$one
-        [[ $case == million ]] && f=$fences
-        "$bin" --fences "$f" "$fixes" 2>&1 >/dev/null | grep '^sections ' | sed "s/^sections/$case/" >>"$runs"
+        f=$noisy_one
+        [[ $case == million ]] && f=$noisy_fences
+        "$bin" --fences "$f" "$noisy_fixes" 2>&1 >/dev/null | grep '^sections ' | sed "s/^sections/$case/" >>"$runs"
     done
 done
 
@@ -83,7 +80,7 @@ import statistics, sys
 lines = open(sys.argv[1]).read().split("\n")
 n = int(sys.argv[2])
 runs = {"one": [], "million": []}
-for i, line in enumerate(lines):
+for line in lines:
     words = line.split()
     if not words or words[0] not in runs:
         continue

@@ -82,10 +82,7 @@ small=$(fixes_for "$small_n")
 make_fixes "$N"
 NOISY=${NOISY:-1}
 if [[ $NOISY != 0 ]]; then
-    noisy_fences=$out/fences-100km-1000000.json
-    generate "$noisy_fences" "1000000 fences over 100 km" gen_fences.py --count 1000000 --area-km 100
-    noisy_fixes=$(input_for fences-noisy-fixes.ndjson "$N")
-    generate "$noisy_fixes" "$N fixes, hacc 2-150 m" gen_fixes.py --center 47.0,8.0 --area-km 100 --hacc 2,150 --fixes "$N"
+    noisy_fence_inputs "$N"
 fi
 
 LIMIT=${LIMIT:-1}

@@ -189,6 +189,17 @@ generate() { # FILE WHAT SCRIPT ARG...
     fi
 }
 
+# The noisy case of issue 11 (fencerule.sh, fencerule-sections.sh): sets noisy_fences (a million
+# over 100 km), noisy_one (the one centre fence) and noisy_fixes (N fixes, hacc 2-150 m).
+noisy_fence_inputs() { # N
+    noisy_fences=$out/fences-100km-1000000.json
+    generate "$noisy_fences" "1000000 fences over 100 km" gen_fences.py --count 1000000 --area-km 100
+    noisy_one=$out/fences-1.json
+    generate "$noisy_one" "1 fence" gen_fences.py --count 1
+    noisy_fixes=$(input_for fences-noisy-fixes.ndjson "$1")
+    generate "$noisy_fixes" "$1 fixes, hacc 2-150 m" gen_fixes.py --center 47.0,8.0 --area-km 100 --hacc 2,150 --fixes "$1"
+}
+
 make_big_and_small() { # NAME.EXT UNIT SCRIPT OPTION
     local n
     small_n=$((N / 10))
