@@ -426,6 +426,69 @@ struct FenceIndexBruteForceTests {
     /// Fixes that go back and forth between places 2 km apart (a noisy receiver's scatter,
     /// writ large) find the neighbourhoods built on their first visit instead of rebuilding,
     /// and every list served holds exactly the fences the index finds for that fix.
+    /// The list scan's first test is in single precision (`NearFences.Columns`), and must
+    /// never drop a fence the exact test keeps: every scan finds exactly what the index finds,
+    /// for fixes anywhere in their neighbourhood, least radii and margins from 0 to hundreds of
+    /// metres, fences from 1 m to 2,000 km, and margins set so that a fence lies exactly on the
+    /// test's edge (d − R = margin, from the same distance the scan measures).
+    @Test func listScanFindsWhatTheIndexFinds() {
+        var r = Random(4242)
+        var checked = 0
+        var onEdge = 0
+        for (n, place) in Self.places.enumerated() {
+            var fences = (0..<400).map { k -> Fence in
+                let c = Self.point(place, east: r.gauss() * 300, north: r.gauss() * 300)
+                return Fence(id: "f\(k)", lat: c.0, lon: c.1, radius: r.logRange(1, 300))
+            }
+            let far = Self.point(place, east: r.range(-1e6, 1e6), north: r.range(-1e6, 1e6))
+            fences.append(Fence(id: "big", lat: far.0, lon: far.1, radius: 2_000_000))
+            let engine = FenceEngine(index: FenceIndex(fences), settings: FenceRuleSettings(), limit: nil)
+            let serial = engine.near.newSerial()
+            // The trace's second fix builds (its first is answered by the index).
+            _ = engine.near.list(
+                for: serial, at: Geodesy.Point(lat: place.0, lon: place.1), margin: 0, index: engine.index)
+            for _ in 0..<300 {
+                let p = Self.point(place, east: r.gauss() * 120, north: r.gauss() * 120)
+                let here = Geodesy.Point(lat: p.0, lon: p.1)
+                var margin = -r.logRange(1e-3, 400) + (r.chance(0.1) ? 1e-3 : 0)
+                margin = min(0, margin)
+                let minRadius = r.chance(0.5) ? 0 : r.logRange(1, 400)
+                guard var list = engine.near.list(for: serial, at: here, margin: margin, index: engine.index) else {
+                    continue  // too dense here, or beyond every kept neighbourhood after a jump
+                }
+                // A fence of the list exactly on the edge, now and then (the list asked for
+                // again: how far it is read depends on the margin).
+                var edgeFence: Int?
+                if r.chance(0.5), !list.entries.isEmpty {
+                    let e = list.entries[r.int(list.entries.count)]
+                    let d = engine.index.distance(here, e.slot, e.fence)
+                    if d - e.slot.radius <= 0, e.slot.radius >= minRadius,
+                        let again = engine.near.list(
+                            for: serial, at: here, margin: d - e.slot.radius, index: engine.index)
+                    {
+                        margin = d - e.slot.radius
+                        edgeFence = e.fence
+                        list = again
+                    }
+                }
+                var fromList: [Int] = []
+                engine.forEachListed(list, here, margin: margin, minRadius: minRadius) { k, _, _, _ in
+                    fromList.append(k)
+                }
+                var fromIndex: [Int] = []
+                engine.index.forEachWithin(here, margin: margin, minRadius: minRadius) { k, _ in fromIndex.append(k) }
+                #expect(fromList.sorted() == fromIndex.sorted(), "place \(n), margin \(margin), least \(minRadius)")
+                if let edgeFence {
+                    #expect(fromList.contains(edgeFence), "place \(n): the fence on the edge")
+                    onEdge += 1
+                }
+                checked += 1
+            }
+        }
+        #expect(checked >= 2_000, "only \(checked) scans")
+        #expect(onEdge >= 500, "only \(onEdge) fences on the edge")
+    }
+
     @Test func neighbourhoodsAreKeptAndReused() {
         var r = Random(9090)
         let corner = (47.0, 8.0)

@@ -66,29 +66,51 @@ extension FenceEngine {
         _ list: NearFences.Served, _ here: Geodesy.Point, margin: Double, minRadius: Double,
         _ body: (Int, Double, Double, Int) -> Void
     ) {
-        // `index.distance(_:_:_:within:)` on each listed fence, its test taken without a
-        // branch: 15 of the 16 fences a noisy fix reads fail it, unpredictably. Every entry's
-        // place is written and kept only if it passes; those that pass are then measured.
-        // Its `most ≥ 0` and the least radius are one comparison, radius ≥ `least`: the
-        // two differ only where radius + margin + 1e-6 rounds across 0, and a fence there
-        // fails the exact test after (it needs d ≤ radius + margin, so radius ≥ −margin).
+        // `index.distance(_:_:_:within:)` on each listed fence, first in single precision
+        // on four at a time (`NearFences.Columns`: looser than the exact test by more than
+        // any rounding), its outcome taken without a branch: 15 of the 16 fences a noisy fix
+        // reads fail it, unpredictably. Every entry's place is written and kept only if it
+        // passes; those that pass are then tested exactly, and measured. Its `most ≥ 0` and
+        // the least radius are one comparison, radius ≥ `least`: the two differ only where
+        // radius + margin + 1e-6 rounds across 0, and a fence there fails the exact test after
+        // (it needs d ≤ radius + margin, so radius ≥ −margin).
         let least = max(minRadius, -(margin + 1e-6))
         let entries = list.entries
+        let columns = list.columns
+        // The fix less the anchor, the margin and limit rounded up, the least radius down.
+        let fx = SIMD4<Float>(repeating: Float(here.x - list.anchor.x))
+        let fy = SIMD4<Float>(repeating: Float(here.y - list.anchor.y))
+        let fz = SIMD4<Float>(repeating: Float(here.z - list.anchor.z))
+        let m = SIMD4<Float>(repeating: Float(margin).nextUp)
+        let leastF = SIMD4<Float>(repeating: Float(least).nextDown)
+        let limit = Float(list.limit).nextUp
+        let limits = SIMD4<Float>(repeating: limit)
         // SAFETY: a list holds at most `NearFences.capacity` entries, so `picked`'s places
-        // are enough; only the first n, written in the first loop, are read.
+        // are enough (the columns' padding is never picked: it fails every test); only the
+        // first n, written in the first loop, are read.
         withUnsafeTemporaryAllocation(of: Int32.self, capacity: NearFences.capacity) { picked in
             var n = 0
-            for i in entries.indices {
-                let e = entries[i]
-                if e.key > list.limit { break }  // the rest are farther (see `NearFences`)
-                let most = e.slot.radius + margin + 1e-6
-                let squared = FenceIndex.chordSquared(here, e.slot.x, e.slot.y, e.slot.z)
-                picked[n] = Int32(truncatingIfNeeded: i)
-                n &+= (squared <= most * most ? 1 : 0) & (e.slot.radius >= least ? 1 : 0)
+            var i = 0
+            while i < columns.count {
+                let k = columns.column(4, i)
+                if k[0] > limit { break }  // the rest are farther (see `NearFences`)
+                let dx = columns.column(0, i) - fx
+                let dy = columns.column(1, i) - fy
+                let dz = columns.column(2, i) - fz
+                let r = columns.column(3, i)
+                let most = r + m
+                let pass = (dx * dx + dy * dy + dz * dz .<= most * most) .& (r .>= leastF) .& (k .<= limits)
+                for lane in 0..<4 {
+                    picked[n] = Int32(truncatingIfNeeded: i &+ lane)
+                    n &+= pass[lane] ? 1 : 0
+                }
+                i &+= 4
             }
             for t in 0..<n {
                 let e = entries[Int(picked[t])]
+                let most = e.slot.radius + margin + 1e-6
                 let squared = FenceIndex.chordSquared(here, e.slot.x, e.slot.y, e.slot.z)
+                guard squared <= most * most, e.slot.radius >= least else { continue }
                 let d = index.distance(here, e.fence, chordSquared: squared)
                 if d - e.slot.radius <= margin { body(e.fence, d, e.slot.radius, e.place) }
             }

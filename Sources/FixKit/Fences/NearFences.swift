@@ -40,9 +40,41 @@ final class NearFences {
 
     /// What a fix scans: `entries` while their key is at most `limit` (see the type's comment).
     /// The entries are the neighbourhood's own storage: valid until the next call of `list`.
+    /// `columns`: the same entries as single-precision columns relative to `anchor`, for a
+    /// first test of four at a time (`Columns`).
     struct Served {
         let entries: UnsafeBufferPointer<Entry>
         let limit: Double
+        let anchor: Geodesy.Point
+        let columns: Columns
+    }
+
+    /// A list's entries in five columns of `Float`, four entries to a SIMD vector, for the scan's
+    /// first test (`FenceEngine.forEachListed`): each centre less the anchor (x, y, z), the
+    /// radius grown by `tolerance` and rounded up (r), and the key (k, a multiple of `keyStep`
+    /// or −∞, exact in single precision). The count is rounded up to a multiple of four with
+    /// entries that no test passes (x NaN, key +∞).
+    ///
+    /// The first test is the exact one's (`FenceIndex.distance(_:_:_:within:)`) in single
+    /// precision, made looser than any rounding can make it differ: a centre and a fix are
+    /// both within `reach(R) + radius` metres of the anchor, so each difference is off by at
+    /// most 6e-8 of that, and the chord by 2e-7 of it; `tolerance` adds a millimetre and 2e-6
+    /// of the radius, which covers that many times over. The fix's margin is rounded up, its
+    /// least radius down and the limit up, so a fence the exact test passes always passes this
+    /// one; the exact test is then applied to those that pass.
+    struct Columns {
+        let base: UnsafePointer<Float>
+        /// Entries, a multiple of four.
+        let count: Int
+
+        @inline(__always)
+        func column(_ c: Int, _ i: Int) -> SIMD4<Float> {
+            // SAFETY: `i` is a multiple of four below `count`, and each column has `count`
+            // entries written by the build (see `NearFences.columns`).
+            UnsafeRawPointer(base + c * NearFences.capacity + i).loadUnaligned(as: SIMD4<Float>.self)
+        }
+
+        static func tolerance(_ radius: Double) -> Double { 1e-3 + 2e-6 * Swift.abs(radius) }
     }
 
     /// One list: built at `anchor` for `rho`, last used at `used` (the engine's fix count), its
@@ -110,11 +142,18 @@ final class NearFences {
     // SAFETY: allocated in `init`, freed in `deinit`; a build writes the first found.count ≤
     // capacity places before it reads them. Trivial elements.
     private let order: UnsafeMutablePointer<(key: Double, place: Int)>
+    /// Every neighbourhood's `Columns`, five columns of `capacity` floats each.
+    // SAFETY: allocated in `init` for `kept · 5 · capacity` floats and freed in `deinit`; hood
+    // h's are `columns[h · 5 · capacity ..< (h + 1) · 5 · capacity]`, its first count entries
+    // rounded up to four written by the build that set that count (capacity is a multiple of
+    // four). Trivial elements.
+    private let columns: UnsafeMutablePointer<Float>
 
     init() {
         hoods = .allocate(capacity: NearFences.kept)
         storage = .allocate(capacity: NearFences.kept * NearFences.capacity)
         order = .allocate(capacity: NearFences.capacity)
+        columns = .allocate(capacity: NearFences.kept * 5 * NearFences.capacity)
     }
 
     deinit {
@@ -122,6 +161,7 @@ final class NearFences {
         hoods.deallocate()
         storage.deallocate()
         order.deallocate()
+        columns.deallocate()
     }
 
     /// A number for a new trace.
@@ -146,7 +186,7 @@ final class NearFences {
             let squared = FenceIndex.chordSquared(point, a.x, a.y, a.z)
             guard reach > 0, squared <= reach * reach else { return nil }
             hoods[h].used = clock
-            return Served(entries: entries(h), limit: squared.squareRoot() + shrink)
+            return listed(h, limit: squared.squareRoot() + shrink)
         }
         if recent < hoodCount, let list = served(recent) { return list }
         for h in 0..<hoodCount where h != recent {
@@ -223,23 +263,43 @@ final class NearFences {
             }
         }
         let at = storage + h * NearFences.capacity
+        // SAFETY: hood h's columns (see `columns`): its first count rounded up to four
+        // entries, at most capacity.
+        let column = columns + h * 5 * NearFences.capacity
+        let cap = NearFences.capacity
+        let padded = (found.count + 3) & ~3
         found.withUnsafeBufferPointer { found in
             for j in 0..<found.count {
                 var e = found[order[j].place]
                 e.key = order[j].key
                 (at + j).initialize(to: e)
+                let radius = Float(e.slot.radius + Columns.tolerance(e.slot.radius)).nextUp
+                column[j] = Float(e.slot.x - point.x)
+                column[cap + j] = Float(e.slot.y - point.y)
+                column[2 * cap + j] = Float(e.slot.z - point.z)
+                column[3 * cap + j] = radius
+                column[4 * cap + j] = Float(e.key)
             }
+        }
+        for j in found.count..<padded {
+            for c in 0..<4 { column[c * cap + j] = .nan }
+            column[4 * cap + j] = .infinity
         }
         hoods[h] = Neighbourhood(anchor: point, rho: r, count: found.count, used: clock)
         recent = h
         // The point is the anchor: chord 0.
-        return Served(entries: entries(h), limit: shrink)
+        return listed(h, limit: shrink)
     }
 
-    /// Hood h's entries.
+    /// Hood h's list, scanned up to `limit`.
     @inline(__always)
-    private func entries(_ h: Int) -> UnsafeBufferPointer<Entry> {
-        // SAFETY: hood h's places in `storage`, its `count` entries written by its build.
-        UnsafeBufferPointer(start: storage + h * NearFences.capacity, count: hoods[h].count)
+    private func listed(_ h: Int, limit: Double) -> Served {
+        // SAFETY: hood h's places in `storage`, its `count` entries written by its build, and
+        // its columns, written with them (see `columns`).
+        let count = hoods[h].count
+        return Served(
+            entries: UnsafeBufferPointer(start: storage + h * NearFences.capacity, count: count), limit: limit,
+            anchor: hoods[h].anchor,
+            columns: Columns(base: UnsafePointer(columns + h * 5 * NearFences.capacity), count: (count + 3) & ~3))
     }
 }
