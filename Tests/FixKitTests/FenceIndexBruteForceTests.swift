@@ -423,22 +423,30 @@ struct FenceIndexBruteForceTests {
         #expect(engine.near.builds >= 1, "\(engine.near.builds) builds")
     }
 
-    /// Fixes that go back and forth between places 2 km apart (a noisy receiver's scatter,
-    /// writ large) find the neighbourhoods built on their first visit instead of rebuilding,
-    /// and every list served holds exactly the fences the index finds for that fix.
     /// The list scan's first test is in single precision (`NearFences.Columns`), and must
     /// never drop a fence the exact test keeps: every scan finds exactly what the index finds,
     /// for fixes anywhere in their neighbourhood, least radii and margins from 0 to hundreds of
-    /// metres, fences from 1 m to 2,000 km, and margins set so that a fence lies exactly on the
-    /// test's edge (d − R = margin, from the same distance the scan measures).
+    /// metres, and margins set so that a fence lies exactly on the test's edge (d − R =
+    /// margin, from the same distance the scan measures). The fences on the edge are of 1 m to
+    /// 45 km, half of them 300 m or more, centred near enough for the distance to be the chord
+    /// (under 50 km), where the test is tightest; one of 2,000 km is among the fences, beyond
+    /// the chord's reach. The test fails with no tolerance.
     @Test func listScanFindsWhatTheIndexFinds() {
         var r = Random(4242)
         var checked = 0
         var onEdge = 0
+        var largeOnEdge = 0
         for (n, place) in Self.places.enumerated() {
             var fences = (0..<400).map { k -> Fence in
                 let c = Self.point(place, east: r.gauss() * 300, north: r.gauss() * 300)
                 return Fence(id: "f\(k)", lat: c.0, lon: c.1, radius: r.logRange(1, 300))
+            }
+            // Large ones within about their radius, so that a fix's distance to them is the
+            // chord: they are in every list, and often inside it.
+            for k in 0..<12 {
+                let radius = r.logRange(300, 45_000)
+                let c = Self.point(place, east: r.gauss() * radius * 0.6, north: r.gauss() * radius * 0.6)
+                fences.append(Fence(id: "large\(k)", lat: c.0, lon: c.1, radius: radius))
             }
             let far = Self.point(place, east: r.range(-1e6, 1e6), north: r.range(-1e6, 1e6))
             fences.append(Fence(id: "big", lat: far.0, lon: far.1, radius: 2_000_000))
@@ -447,7 +455,7 @@ struct FenceIndexBruteForceTests {
             // The trace's second fix builds (its first is answered by the index).
             _ = engine.near.list(
                 for: serial, at: Geodesy.Point(lat: place.0, lon: place.1), margin: 0, index: engine.index)
-            for _ in 0..<300 {
+            for _ in 0..<400 {
                 let p = Self.point(place, east: r.gauss() * 120, north: r.gauss() * 120)
                 let here = Geodesy.Point(lat: p.0, lon: p.1)
                 var margin = -r.logRange(1e-3, 400) + (r.chance(0.1) ? 1e-3 : 0)
@@ -459,8 +467,11 @@ struct FenceIndexBruteForceTests {
                 // A fence of the list exactly on the edge, now and then (the list asked for
                 // again: how far it is read depends on the margin).
                 var edgeFence: Int?
-                if r.chance(0.5), !list.entries.isEmpty {
-                    let e = list.entries[r.int(list.entries.count)]
+                // Half of them of 300 m or more, where the rounding is largest.
+                let large = list.entries.filter { $0.slot.radius >= 300 }
+                let pool = !large.isEmpty && r.chance(0.5) ? large : Array(list.entries)
+                if r.chance(0.5), !pool.isEmpty {
+                    let e = pool[r.int(pool.count)]
                     let d = engine.index.distance(here, e.slot, e.fence)
                     if d - e.slot.radius <= 0, e.slot.radius >= minRadius,
                         let again = engine.near.list(
@@ -481,14 +492,19 @@ struct FenceIndexBruteForceTests {
                 if let edgeFence {
                     #expect(fromList.contains(edgeFence), "place \(n): the fence on the edge")
                     onEdge += 1
+                    if fences[edgeFence].radius >= 300 { largeOnEdge += 1 }
                 }
                 checked += 1
             }
         }
         #expect(checked >= 2_000, "only \(checked) scans")
         #expect(onEdge >= 500, "only \(onEdge) fences on the edge")
+        #expect(largeOnEdge >= 500, "only \(largeOnEdge) fences of 300 m or more on the edge")
     }
 
+    /// Fixes that go back and forth between places 2 km apart (a noisy receiver's scatter,
+    /// writ large) find the neighbourhoods built on their first visit instead of rebuilding,
+    /// and every list served holds exactly the fences the index finds for that fix.
     @Test func neighbourhoodsAreKeptAndReused() {
         var r = Random(9090)
         let corner = (47.0, 8.0)

@@ -85,9 +85,10 @@ extension FenceEngine {
         let leastF = SIMD4<Float>(repeating: Float(least).nextDown)
         let limit = Float(list.limit).nextUp
         let limits = SIMD4<Float>(repeating: limit)
-        // SAFETY: a list holds at most `NearFences.capacity` entries, so `picked`'s places
-        // are enough (the columns' padding is never picked: it fails every test); only the
-        // first n, written in the first loop, are read.
+        // SAFETY: each lane writes `picked[n]` with n at most its entry's index, below the
+        // padded count, which is at most `NearFences.capacity` (a multiple of four); only the
+        // first n, written in the first loop, are read. The padding fails every test, so each
+        // picked index is an entry's, below `entries.count`.
         withUnsafeTemporaryAllocation(of: Int32.self, capacity: NearFences.capacity) { picked in
             var n = 0
             var i = 0

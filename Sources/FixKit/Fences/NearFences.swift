@@ -53,25 +53,31 @@ final class NearFences {
     /// first test (`FenceEngine.forEachListed`): each centre less the anchor (x, y, z), the
     /// radius grown by `tolerance` and rounded up (r), and the key (k, a multiple of `keyStep`
     /// or −∞, exact in single precision). The count is rounded up to a multiple of four with
-    /// entries that no test passes (x NaN, key +∞).
+    /// entries that no test passes (x, y, z and r NaN, key +∞).
     ///
     /// The first test is the exact one's (`FenceIndex.distance(_:_:_:within:)`) in single
-    /// precision, made looser than any rounding can make it differ: a centre and a fix are
-    /// both within `reach(R) + radius` metres of the anchor, so each difference is off by at
-    /// most 6e-8 of that, and the chord by 2e-7 of it; `tolerance` adds a millimetre and 2e-6
-    /// of the radius, which covers that many times over. The fix's margin is rounded up, its
-    /// least radius down and the limit up, so a fence the exact test passes always passes this
-    /// one; the exact test is then applied to those that pass.
+    /// precision, made looser than any rounding can make it differ. A centre is within
+    /// reach(R) + ρ of the anchor, and a fix the list serves within ρ + 1.0041·|m|, which is
+    /// at most ρ + 1.0041·R for a fence the exact test keeps (it needs R ≥ −m). Rounding
+    /// each to single precision, subtracting, squaring and summing, and r + m and its square,
+    /// are each off by at most 2⁻²⁴ of their size: the chord by less than 2⁻²⁴·(|c − A| +
+    /// |X − A| + 2.5·chord + 1.5·(R + m)), under 3.6e-7·R + 3e-5 m. `tolerance` adds a
+    /// millimetre and 2e-6 of the radius, five times that and more. The fix's margin is
+    /// rounded up, its least radius down and the limit up, so a fence the exact test passes
+    /// always passes this one; the exact test is then applied to those that pass.
     struct Columns {
         let base: UnsafePointer<Float>
         /// Entries, a multiple of four.
         let count: Int
 
+        /// Entries i to i + 3 of column c (0 to 4: x, y, z, r, k).
         @inline(__always)
         func column(_ c: Int, _ i: Int) -> SIMD4<Float> {
-            // SAFETY: `i` is a multiple of four below `count`, and each column has `count`
-            // entries written by the build (see `NearFences.columns`).
-            UnsafeRawPointer(base + c * NearFences.capacity + i).loadUnaligned(as: SIMD4<Float>.self)
+            assert(c >= 0 && c < 5 && i & 3 == 0 && i >= 0 && i < count, "Columns: no such entries")
+            // SAFETY: `i` is a multiple of four below `count` (checked in debug builds; the scan
+            // steps by four up to it), and each column has `count` entries written by the build
+            // (see `NearFences.columns`).
+            return UnsafeRawPointer(base + c * NearFences.capacity + i).loadUnaligned(as: SIMD4<Float>.self)
         }
 
         static func tolerance(_ radius: Double) -> Double { 1e-3 + 2e-6 * Swift.abs(radius) }
