@@ -81,6 +81,9 @@ final class NearFences {
         }
 
         static func tolerance(_ radius: Double) -> Double { 1e-3 + 2e-6 * Swift.abs(radius) }
+
+        /// A list of `count` entries as the columns hold it: rounded up to a multiple of four.
+        static func padded(_ count: Int) -> Int { (count + 3) & ~3 }
     }
 
     /// One list: built at `anchor` for `rho`, last used at `used` (the engine's fix count), its
@@ -273,7 +276,7 @@ final class NearFences {
         // entries, at most capacity.
         let column = columns + h * 5 * NearFences.capacity
         let cap = NearFences.capacity
-        let padded = (found.count + 3) & ~3
+        let padded = Columns.padded(found.count)
         found.withUnsafeBufferPointer { found in
             for j in 0..<found.count {
                 var e = found[order[j].place]
@@ -306,6 +309,6 @@ final class NearFences {
         return Served(
             entries: UnsafeBufferPointer(start: storage + h * NearFences.capacity, count: count), limit: limit,
             anchor: hoods[h].anchor,
-            columns: Columns(base: UnsafePointer(columns + h * 5 * NearFences.capacity), count: (count + 3) & ~3))
+            columns: Columns(base: UnsafePointer(columns + h * 5 * NearFences.capacity), count: Columns.padded(count)))
     }
 }
