@@ -196,6 +196,34 @@ struct UsabilityTests {
         #expect(try Tools.run(tool, ["-h"]).stdout == r.stdout)
     }
 
+    /// Every line of --help fits an 80-column terminal, the cursor after it: the prose is
+    /// filled to 79 columns (`ToolDescription.fill`), and the examples and tables, written
+    /// by hand, must fit as well.
+    @Test(arguments: UsabilityTests.allTools)
+    func helpFitsEightyColumns(_ tool: String) throws {
+        let r = try Tools.run(tool, ["--help"])
+        let lines = r.out.split(separator: "\n", omittingEmptySubsequences: false)
+        let long = lines.filter { $0.count > 79 }
+        #expect(long.isEmpty, "\(tool) --help, lines over 79 columns:\n\(long.joined(separator: "\n"))")
+        // Filling joins no example or table row into prose: what was indented still is.
+        #expect(lines.contains { $0.hasPrefix("  \(tool) ") || $0.contains("| \(tool)") })
+    }
+
+    @Test func wrapKeepsNumbersWithUnitsAndNoBreakSpaces() {
+        #expect(wrap("moves of 500 m, up to 25 m/s", width: 13) == ["moves of", "500 m, up to", "25 m/s"])
+        #expect(wrap("NMEA\u{00A0}0183 and gpsd", width: 6) == ["NMEA 0183", "and", "gpsd"])
+        // A word that only looks like a unit after something that is no number is a word.
+        #expect(wrap("plan m", width: 4) == ["plan", "m"])
+        #expect(wrap("", width: 10) == [""])
+    }
+
+    @Test func fillJoinsProseAndKeepsIndentedLines() {
+        let details = "One two\nthree four.\n\nExamples:\n  tool --a | tool --b\n"
+        #expect(
+            ToolDescription.fill(details, width: 9)
+                == "One two\nthree\nfour.\n\nExamples:\n  tool --a | tool --b")
+    }
+
     @Test func fixsimHelpSpeaksOfNoInput() throws {
         let r = try Tools.run("fixsim", ["--help"])
         #expect(!r.out.contains("input problem"))

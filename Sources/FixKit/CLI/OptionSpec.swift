@@ -81,46 +81,74 @@ public struct ToolDescription: Sendable {
         self.options = options + (operands.isEmpty ? OptionSpec.commonWithoutInput : OptionSpec.common)
     }
 
+    /// The columns --help fills: it fits an 80-column terminal with the cursor after the
+    /// last character (GNU's coding standards ask the same of --help).
+    public static let helpWidth = 79
+
     public var helpText: String {
-        var out = "Usage: \(name) [OPTION]...\(operands.isEmpty ? "" : " " + operands)\n\(summary)\n\n"
+        let width = ToolDescription.helpWidth
+        var out = "Usage: \(name) [OPTION]...\(operands.isEmpty ? "" : " " + operands)\n"
+        out += wrap(summary, width: width).joined(separator: "\n") + "\n\n"
         if !operands.isEmpty {
             out += "Reads the FILEs in order, or standard input when there are none or a FILE is -.\n\n"
         }
         out += "Options:\n"
         let labels = options.map { ($0.name == "help" ? "-h, --" : "--") + $0.name + ($0.value.map { " " + $0 } ?? "") }
-        let width = min(24, (labels.map(\.count).max() ?? 0) + 2)
+        let column = min(24, (labels.map(\.count).max() ?? 0) + 2)
         for (spec, label) in zip(options, labels) {
-            let lines = wrap(spec.help, width: 78 - width - 2)
+            let lines = wrap(spec.help, width: width - 1 - column - 2)
             var first = "  " + label
-            if label.count + 2 > width {
+            if label.count + 2 > column {
                 out += first + "\n"
                 first = ""
             }
             for (k, line) in lines.enumerated() {
                 let lead = k == 0 && !first.isEmpty ? first : ""
-                out += lead.padding(width + 2) + line + "\n"
+                out += lead.padding(column + 2) + line + "\n"
             }
         }
-        if !details.isEmpty { out += "\n" + details + (details.hasSuffix("\n") ? "" : "\n") }
-        if operands.isEmpty {
-            out += """
-
-                Exit status: 0 when everything was written; 1 when the output could not be
-                written; 2 for bad usage.
-                Full documentation: man \(name)
-
-                """
-        } else {
-            out += """
-
-                Exit status: 0 when all input was understood; 1 when some input was skipped or a
-                file could not be read (reported on standard error as \(name): FILE:LINE: ...);
-                2 for bad usage or an unreadable option file.
-                Full documentation: man \(name)
-
-                """
-        }
+        if !details.isEmpty { out += "\n" + ToolDescription.fill(details, width: width) + "\n" }
+        let status =
+            operands.isEmpty
+            ? "Exit status: 0 when everything was written; 1 when the output could not be written; 2 for bad usage."
+            : "Exit status: 0 when all input was understood; 1 when some input was skipped or a file could not be read (reported on standard error as \(name):\u{00A0}FILE:LINE:\u{00A0}...); 2 for bad usage or an unreadable option file."
+        out += "\n" + wrap(status, width: width).joined(separator: "\n") + "\nFull documentation: man \(name)\n"
         return out
+    }
+
+    /// `details` as --help prints it: each paragraph of prose (lines that start with no
+    /// space) filled to `width` columns, so that no hand-wrapped line runs past it; indented
+    /// lines (examples, tables) as written, and blank lines between paragraphs kept.
+    static func fill(_ details: String, width: Int) -> String {
+        var out: [String] = []
+        var prose: [Substring] = []
+        func flush() {
+            if !prose.isEmpty { out += wrap(prose.joined(separator: " "), width: width) }
+            prose = []
+        }
+        for line in details.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.isEmpty || line.first == " " {
+                flush()
+                out.append(String(line))
+            } else {
+                prose.append(line)
+            }
+        }
+        flush()
+        // A trailing newline of the literal is not a blank line to keep.
+        while out.last == "" { out.removeLast() }
+        return out.joined(separator: "\n")
+    }
+
+    /// A table's rows for `details`: each name in a column of `nameWidth`, its text filled to
+    /// `width` with the lines after the first indented under it.
+    static func table(_ rows: [(name: String, text: String)], nameWidth: Int, width: Int) -> String {
+        let indent = 2 + nameWidth + 1
+        return rows.map { row in
+            wrap(row.text, width: width - indent).enumerated().map { k, line in
+                (k == 0 ? "  " + row.name.padding(nameWidth) + " " : String(repeating: " ", count: indent)) + line
+            }.joined(separator: "\n")
+        }.joined(separator: "\n")
     }
 }
 
@@ -130,10 +158,21 @@ extension String {
     }
 }
 
+/// `text` filled into lines of at most `width` characters (a word longer than that on a line
+/// of its own), broken at spaces but never between a number and its unit ("500 m", "25 m/s")
+/// nor at a no-break space (U+00A0), which comes out as a plain space.
 func wrap(_ text: String, width: Int) -> [String] {
+    var words: [String] = []
+    for word in text.split(separator: " ") {
+        if let last = words.last, last.last?.isNumber == true, isUnit(word) {
+            words[words.count - 1] = last + " " + word
+        } else {
+            words.append(String(word))
+        }
+    }
     var lines: [String] = []
     var current = ""
-    for word in text.split(separator: " ") {
+    for word in words {
         if !current.isEmpty, current.count + 1 + word.count > width {
             lines.append(current)
             current = ""
@@ -141,5 +180,12 @@ func wrap(_ text: String, width: Int) -> [String] {
         current += (current.isEmpty ? "" : " ") + word
     }
     if !current.isEmpty || lines.isEmpty { lines.append(current) }
-    return lines
+    return lines.map { String($0.map { $0 == "\u{00A0}" ? " " : $0 }) }
+}
+
+/// Whether a word is a unit the tools' texts give after a number (with any punctuation after
+/// it): metres, kilometres, metres a second, hours, minutes, seconds, milliseconds, megabytes.
+private func isUnit(_ word: Substring) -> Bool {
+    let bare = word.prefix { !",.;:)".contains($0) }
+    return ["m", "km", "m/s", "h", "min", "s", "ms", "MB", "MiB"].contains(bare)
 }

@@ -21,7 +21,8 @@ public struct FenceRuleTool: Tool {
 
             Examples:
               gpx2fix walk.gpx | fencerule --fences shops.json
-              fixsim --origin 51.5,-0.12 --route -300,0:300,0 | fencerule --fences f.json --trace
+              fixsim --origin 51.5,-0.12 --route -300,0:300,0 |
+                fencerule --fences f.json --trace
               gpx2fix day.gpx | fencerule --fences shops.geojson --limit 20
             """,
         options: [

@@ -17,7 +17,7 @@ public struct FixFilter: Tool {
             except for a stripped course.
 
             Presets (--preset NAME[,NAME...]; options given explicitly win):
-            \(FilterPreset.all.map { "  \($0.name.padding(20)) \($0.summary)" }.joined(separator: "\n"))
+            \(ToolDescription.table(FilterPreset.all.map { ($0.name, $0.summary) }, nameWidth: 20, width: ToolDescription.helpWidth))
 
             Examples:
               gpx2fix ride.gpx | fixfilter --stats > clean.ndjson

@@ -12,8 +12,8 @@ public struct FixPlotTool: Tool {
             carries its class and data attributes. The same input always gives the same bytes.
 
             Examples:
-              gpx2fix walk.gpx | fencerule --fences shops.json | cat - <(gpx2fix walk.gpx) |
-                fixplot --fences shops.json > walk.svg
+              gpx2fix walk.gpx | fencerule --fences shops.json |
+                cat - <(gpx2fix walk.gpx) | fixplot --fences shops.json > walk.svg
               gpx2fix day.gpx | visits | fixplot --html > day.html
             """,
         options: [

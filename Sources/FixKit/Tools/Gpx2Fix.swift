@@ -9,7 +9,7 @@ public struct Gpx2Fix: Tool {
     public static let description = ToolDescription(
         name: "gpx2fix",
         summary:
-            "Read GPX, FIT, TCX, KML, GeoJSON, Google location history, OwnTracks, CSV, NMEA 0183 and gpsd JSON (gzip too), and write one fix (GPS position) a line as NDJSON.",
+            "Read GPX, FIT, TCX, KML, GeoJSON, Google location history, OwnTracks, CSV, NMEA\u{00A0}0183 and gpsd JSON (gzip too), and write one fix (GPS position) a line as NDJSON.",
         details: """
             Each input's format is recognised from its content (--format help lists them);
             gzip input is decompressed as it is read. Track and route points are written in

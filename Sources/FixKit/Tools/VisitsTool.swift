@@ -15,7 +15,8 @@ public struct VisitsTool: Tool {
 
             Examples:
               gpx2fix day.gpx | visits
-              gpx2fix day.nmea | fixfilter --min-move off | visits --geojson > visits.geojson
+              gpx2fix day.nmea | fixfilter --min-move off |
+                visits --geojson > visits.geojson
             """,
         options: [
             .number(
