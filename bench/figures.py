@@ -34,6 +34,16 @@ def fresh(name):
     return path if os.path.exists(path) and os.path.getmtime(path) >= since else None
 
 
+def interleaved(name):
+    """The CPU ratio of a run's interleaved pairs (bench/cpu_pairs.py) as the table adds it to
+    a ratio, or "" where the run made none."""
+    path = fresh(name)
+    if path is None:
+        return ""
+    q = json.load(open(path))
+    return f"; interleaved CPU {q['median_ratio']:.2f}x ({len(q['ratios'])} rounds)"
+
+
 def results(name):
     path = fresh(name)
     if path is None:
@@ -136,7 +146,8 @@ def rows():
         if "fixfilter, no cacc" in r:
             f, k, py = r["fixfilter, no cacc"], r["fixfilter --course keep, no cacc"], r["python, no cacc"]
             found.append((f"fixfilter, {n:,} fixes with a course and no cacc", f"{s(f)}; --course keep {s(k)}",
-                          f"Python json loop {s(py)}", f"Python {ratio(py, f, 1)}; / keep {ratio(f, k)}",
+                          f"Python json loop {s(py)}",
+                          f"Python {ratio(py, f, 1)}; / keep {ratio(f, k)}" + interleaved("fixfilter-nocacc-pairs.json"),
                           "≥ 20x; ≤ 1.2x keep"))
 
     r, text = results("fencerule.json"), summary("fencerule-summary.txt")
@@ -153,11 +164,7 @@ def rows():
         one, big = r["noisy, 1 fence"], r["noisy, 1000000 fences"]
         m = next((v for k, v in p.items() if k.startswith("noisy, 1000000 fences")), None)
         # The CPU ratio from the interleaved pairs (bench/cpu_pairs.py), where the run made them.
-        pairs = fresh("fencerule-noisy-pairs.json")
-        paired = ""
-        if pairs is not None:
-            q = json.load(open(pairs))
-            paired = f"; interleaved CPU {q['median_ratio']:.2f}x ({len(q['ratios'])} rounds)"
+        paired = interleaved("fencerule-noisy-pairs.json")
         found.append((f"fencerule, {n:,} fixes, hacc 2-150 m, 1M fences over 100 km",
                       f"1 fence {s(one)}; 1M fences {s(big)}, {mib(m)}", "", ratio(big, one) + paired,
                       "≤ 2x (CPU)"))
@@ -195,7 +202,7 @@ def rows():
         pm = next((val for k, val in p.items() if k.startswith("visits, month")), None)
         found.append((f"visits, {days} days at 1 Hz ({fixes / 1e6:.2f} M fixes)",
                       f"{s(v)} ({fixes / v['median'] / 1e6:.2f} M fixes/s), {mib(pm)}", f"fixfilter {s(f)}",
-                      f"{ratio(v, f)} fixfilter", "≤ 1.5x fixfilter"))
+                      f"{ratio(v, f)} fixfilter" + interleaved("visits-pairs.json"), "≤ 1.5x fixfilter"))
 
     r, text = results("fixplot.json"), summary("fixplot-summary.txt")
     if r:
