@@ -77,11 +77,9 @@ run_hyperfine fixfilter -- "${args[@]}"
 pairs=$out/fixfilter-nocacc-pairs.json
 rm -f "$pairs"
 if [[ $NOCACC != 0 ]]; then
-    # --course keep and the defaults in turn, round after round: the 1.2x target is tight, and
-    # a drift of the machine's speed between hyperfine's blocks moves the ratio of medians.
-    echo "== CPU time in interleaved pairs: --course keep and the defaults in turn, $RUNS rounds" >&2
-    python3 "$here/cpu_pairs.py" --rounds "$RUNS" --out "$pairs" \
-        -- "$fixfilter" --course keep "$nocacc" -- "$fixfilter" "$nocacc" >&2
+    # --course keep and the defaults in turn, round after round, which decide the 1.2x target.
+    run_pairs "--course keep and the defaults in turn" "$pairs" \
+        -- "$fixfilter" --course keep "$nocacc" -- "$fixfilter" "$nocacc"
 fi
 
 summarize "$out/fixfilter.json" "$N" "$pairs" <<'EOF'
@@ -109,11 +107,7 @@ if "fixfilter, no cacc" in results:
     print("no cacc: every course stripped by the defaults (from the medians)")
     print(f"  python / fixfilter                = {p / f:5.1f}x   (target: at least 20x)   " + ("ok" if p / f >= 20 else "MISSED"))
     print(f"  fixfilter / --course keep         = {f / k:5.2f}x")
-    pairs = json.load(open(sys.argv[3]))
-    r = pairs["median_ratio"]
-    print(f"  the same, CPU time in interleaved pairs (median of {len(pairs['ratios'])} rounds' ratios) = {r:.2f}x"
-          f"   (target: at most 1.2x)   " + ("ok" if r <= 1.2 else "MISSED"))
-    print(f"    the rounds: {min(pairs['ratios']):.2f}-{max(pairs['ratios']):.2f}x")
+    print_pairs(sys.argv[3], 1.2)
     print_checks(results, [("python, no cacc", "fixfilter, no cacc"), ("fixfilter, no cacc", "fixfilter --course keep, no cacc")], 2)
 EOF
 say ""

@@ -79,6 +79,15 @@
 #                                   CPU time and from the fastest runs (two lines; none if no
 #                                   pair): on a shared machine wall time also counts waiting
 #                                   for a core, CPU time does not
+#       print_pairs(path, target)   the median of bench/cpu_pairs.py's rounds' ratios in its
+#                                   --out JSON at path, against "at most target", and the
+#                                   rounds' range (two lines)
+#   run_pairs WHAT OUT -- A ARG... -- B ARG...
+#                                   A and B in turn for $RUNS rounds (bench/cpu_pairs.py), the
+#                                   rounds written to OUT, after "== CPU time in interleaved
+#                                   pairs: WHAT": a drift of a shared machine's speed between
+#                                   hyperfine's blocks of runs moves a ratio of their means,
+#                                   not the rounds' ratios.                 reads RUNS, here
 #
 # Peak memory (GNU time)
 #   say_peak_heading                says the heading of the peak memory section. reads summary
@@ -277,8 +286,22 @@ def print_checks(results, pairs, digits):
           + ", ".join(f"{a} / {b} = {cpu[a] / cpu[b]:.{digits}f}x" for a, b in pairs))
     print("  fastest runs:                 "
           + ", ".join(f"{a} / {b} = {fastest[a] / fastest[b]:.{digits}f}x" for a, b in pairs))
+
+def print_pairs(path, target):
+    pairs = json.load(open(path))
+    r, ratios = pairs["median_ratio"], pairs["ratios"]
+    print(f"  CPU time in interleaved pairs (median of {len(ratios)} rounds' ratios) = {r:.2f}x"
+          f"   (target: at most {target}x)   " + ("ok" if r <= target else "MISSED"))
+    print(f"    the rounds: {min(ratios):.2f}-{max(ratios):.2f}x")
 EOF
 )
+
+run_pairs() { # WHAT OUT -- A ARG... -- B ARG...
+    local what=$1 out_json=$2
+    shift 2
+    echo "== CPU time in interleaved pairs: $what, $RUNS rounds" >&2
+    python3 "$here/cpu_pairs.py" --rounds "$RUNS" --out "$out_json" "$@" >&2
+}
 
 summarize() { # ARG... <<'EOF' (a Python program)
     python3 -c "$summary_py_helpers"$'\n'"$(cat)" "$@" | tee -a "$summary"

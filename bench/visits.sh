@@ -121,11 +121,9 @@ run_hyperfine visits -- \
     -n "visits, week" "$(q "$visits") $(q "$week") > /dev/null" \
     -n "fixfilter, month" "$(q "$fixfilter") $(q "$month") > /dev/null" \
     -n "cat, month" "cat $(q "$month") > /dev/null"
-# fixfilter and visits in turn, round after round: a drift of the machine's speed between
-# hyperfine's blocks of runs moves the ratio of their medians.
+# fixfilter and visits in turn, round after round, which decide the 1.5x target.
 pairs=$out/visits-pairs.json
-echo "== CPU time in interleaved pairs: fixfilter and visits on the month in turn, $RUNS rounds" >&2
-python3 "$here/cpu_pairs.py" --rounds "$RUNS" --out "$pairs" -- "$fixfilter" "$month" -- "$visits" "$month" >&2
+run_pairs "fixfilter and visits on the month in turn" "$pairs" -- "$fixfilter" "$month" -- "$visits" "$month"
 
 summarize "$out/visits.json" "$n_month" "$n_week" "$pairs" <<'EOF'
 results = load_results(sys.argv[1])
@@ -139,11 +137,7 @@ for name in ("visits, month", "visits, week"):
 v, f = results["visits, month"]["median"], results["fixfilter, month"]["median"]
 print("ratios (from the medians)")
 print(f"  visits / fixfilter, month = {v / f:5.2f}x")
-pairs = json.load(open(sys.argv[4]))
-r = pairs["median_ratio"]
-print(f"  the same, CPU time in interleaved pairs (median of {len(pairs['ratios'])} rounds' ratios) = {r:.2f}x"
-      f"   (target: at most 1.5x)   " + ("ok" if r <= 1.5 else "MISSED"))
-print(f"    the rounds: {min(pairs['ratios']):.2f}-{max(pairs['ratios']):.2f}x")
+print_pairs(sys.argv[4], 1.5)
 print_checks(results, [("visits, month", "fixfilter, month")], 2)
 EOF
 say ""
