@@ -546,6 +546,43 @@ struct FenceIndexBruteForceTests {
         #expect(near.builds == places.count, "\(near.builds) builds")
     }
 
+    /// A glitch fix that comes back at the same place (0,0) under a limit is answered from the
+    /// reselection kept for it, not searched again: far from every fence the search measures
+    /// most of them. Each of its reselections is the first one, which is the index's answer,
+    /// and the fixes between glitches (3 km from the fences, past the glitch's refresh
+    /// circle) search as before.
+    @Test func aGlitchAtTheSamePlaceIsNotSearchedAgain() {
+        var r = Random(29)
+        let london = Self.places[0]
+        let fences = (0..<300).map { k in
+            let p = Self.point(london, east: r.range(-1000, 1000), north: r.range(-1000, 1000))
+            return Fence(id: "f\(k)", lat: p.0, lon: p.1, radius: 20)
+        }
+        let engine = FenceEngine(index: FenceIndex(fences), settings: FenceRuleSettings(), limit: 20)
+        var state = TraceFences()
+        var atGlitch: [(watched: [Int], radius: Double?)] = []
+        for k in 0..<6 {
+            let east = Self.point(london, east: 3000 + Double(k) * 10, north: 0)
+            for (p, glitch) in [(east, false), ((0.0, 0.0), true)] {
+                var events: [FenceEvent] = []
+                engine.process(
+                    FixPoint(lat: p.0, lon: p.1, time: nil, speed: nil, sigma: 8), trace: &state, fences: nil,
+                    into: &events)
+                for case .reselect(let watched, let radius) in events where glitch {
+                    atGlitch.append((watched, radius))
+                }
+            }
+        }
+        let nearest = engine.index.nearestEdges(lat: 0, lon: 0, count: 20)
+        #expect(atGlitch.count == 6)
+        for g in atGlitch {
+            #expect(g.watched == nearest.prefix(19).map(\.index).sorted())
+            #expect(g.radius == max(FenceEngine.minimumRefreshRadius, nearest[19].edge))
+        }
+        // Six fixes near the fences and one glitch searched; five glitches did not.
+        #expect(engine.nearestSearches == 7)
+    }
+
     /// The tool itself on the cases the fuzzing campaign found: a fix at 0,0 among London
     /// fences under `--limit 2`, and `--limit 2 --rule adaptive` with fences 1,000 km apart
     /// (which did not finish before). The test finishing is the check that it no longer hangs;
