@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The nearest query: the fences with the nearest edges, best first over the octrees (`--limit`).
 extension FenceIndex {
     /// The `count` fences with the nearest edges (distance to the centre minus the radius, so
@@ -71,9 +77,9 @@ extension FenceIndex {
                         side = cell * Double(UInt64(1) << (childShift / 3))
                     }
                     let gap = FenceIndex.blockGap(point, i, j, l, cell: cell, side: side).squareRoot()
-                    // A fence kept here has its centre in the block, and chord ≤
-                    // chordPerDistance · d: its edge is at least this.
-                    let bound = gap / FenceIndex.chordPerDistance - level.maxRadius
+                    // A fence kept here has its centre in the block, at a chord of at least
+                    // `gap`: its edge is at least this.
+                    let bound = FenceIndex.leastDistance(chord: gap) - level.maxRadius
                     heap.push(
                         .init(
                             bound: bound, isFence: false, level: e.level, shift: childShift, prefix: p, from: start,
@@ -83,6 +89,26 @@ extension FenceIndex {
             }
         }
         return found
+    }
+
+    /// A distance (`Geodesy.distance`) that two points of the ellipsoid at least `chord` apart
+    /// never fall short of: the bound of the nearest search's blocks.
+    ///
+    /// Up to 50 km the distance is the chord. Beyond, it is Andoyer–Lambert's
+    /// a·(σ − f/2·(X + Y)), σ the angle between the points' parametric (reduced-latitude)
+    /// directions u, whose positions are diag(a, a, b)·u, so the chord is at most
+    /// a·|u₁ − u₂| = 2a·sin(σ/2), and σ ≥ 2·asin(chord/2a). X = (σ − sin σ)·wX and
+    /// Y = (σ + sin σ)·wY, where wY = sin²p cos²q / sin²(σ/2) and wX the same with p and q's
+    /// sines and cosines swapped over cos²(σ/2); both are weighted harmonic means (of cos²p
+    /// and sin²q, and of their complements, with the same weights), which are concave and
+    /// homogeneous, so wX + wY ≤ 1 and X + Y ≤ σ + sin σ ≤ 2σ: the distance is at least
+    /// a·σ·(1 − f). That is under the chord below 50 km, and above chord / 1.0041 (the bound
+    /// it replaces) everywhere; at 5,000 km it falls 0.4% short of the distance, where the
+    /// chord falls 3% short and, from a region's fences, no block could be passed over. The
+    /// factor 1 − 1e-9 is for rounding. `DistanceTests` checks it on pairs all over the globe.
+    static func leastDistance(chord: Double) -> Double {
+        let sigma = 2 * asin(min(1, chord / (2 * WGS84.a)))
+        return max(chord / chordPerDistance, WGS84.a * sigma * (1 - WGS84.f) * (1 - 1e-9))
     }
 
     @inline(__always)
