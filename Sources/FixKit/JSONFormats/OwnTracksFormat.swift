@@ -47,7 +47,8 @@ struct OwnTracksFormat: InputFormat {
         return b[start] == JSONByte.openBrace
     }
 
-    /// The JSON part of a `.rec` line: after the time, the marker and the white space around it.
+    /// The JSON part of a `.rec` line: after the time, the marker and the white space around
+    /// it; nil when nothing follows them (a line cut after its marker).
     static func recJSON<C: RandomAccessCollection<UInt8>>(_ line: C) -> C.Index? {
         var i = line.startIndex
         func word() -> Bool {
@@ -62,7 +63,7 @@ struct OwnTracksFormat: InputFormat {
         }
         guard word(), space(), i < line.endIndex else { return nil }
         if line[i] != JSONByte.openBrace {
-            guard word(), space() else { return nil }
+            guard word(), space(), i < line.endIndex else { return nil }
         }
         return i
     }
