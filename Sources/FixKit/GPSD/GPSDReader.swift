@@ -22,7 +22,10 @@ struct GPSDReader {
 
     enum Outcome {
         case fix(Fix)
+        /// A report of another class, or a TPV without a 2D fix.
         case skipped
+        /// A JSON object without `class`: no gpsd report at all.
+        case unclassed
         case invalid(String)
     }
 
@@ -32,6 +35,7 @@ struct GPSDReader {
     mutating func report(_ line: UnsafeBufferPointer<UInt8>) -> Outcome {
         var s = JSONScanner(line)
         var isTPV = false
+        var hasClass = false
         var mode: Double?
         var lat: Double?
         var lon: Double?
@@ -47,6 +51,7 @@ struct GPSDReader {
                 let name = String(decoding: UnsafeBufferPointer(rebasing: line[key.range]), as: UTF8.self)
                 switch name {
                 case "class":
+                    hasClass = true
                     let (r, _) = try s.scanString()
                     // SAFETY: `r` is inside `line`, read during this call.
                     isTPV = UnsafeBufferPointer(rebasing: line[r]).elementsEqual("TPV".utf8)
@@ -89,6 +94,7 @@ struct GPSDReader {
         } catch {
             return .invalid(error.message)
         }
+        guard hasClass else { return .unclassed }
         guard isTPV, (mode ?? 0) >= 2, let lat, let lon else { return .skipped }
         guard abs(lat) <= 90, abs(lon) <= 180 else {
             return .invalid(
