@@ -44,10 +44,17 @@ build_lib() {
   local stamp="$out/lib/libFixKit.a"
   if [[ -f $stamp ]] && [[ -z $(find Sources/FixKit Sources/C* -newer "$stamp" -type f | head -1) ]]; then return; fi
   echo "fuzz: building FixKit with -sanitize=fuzzer,address" >&2
+  # The library is its own stamp: it goes first, and comes back only from a build that
+  # succeeded. (Under `set -e` a failed pipeline ends the script at once, so the failure is
+  # caught by `if`: a check of PIPESTATUS after it never ran, and a library that a failed build
+  # left, newer than the sources, passed for up to date.)
+  rm -f "$stamp"
   # shellcheck disable=SC2046
-  "$SWIFTC" "${flags[@]}" "${lib_flags[@]}" -enable-testing -module-name FixKit -emit-module -emit-module-path "$out/lib/FixKit.swiftmodule" \
-    -emit-library -static -o "$stamp" "${module_flags[@]}" $(find Sources/FixKit -name '*.swift' | sort) 2>&1 | quiet
-  [[ ${PIPESTATUS[0]} -eq 0 ]] || { rm -f "$stamp"; exit 1; }
+  if ! "$SWIFTC" "${flags[@]}" "${lib_flags[@]}" -enable-testing -module-name FixKit -emit-module -emit-module-path "$out/lib/FixKit.swiftmodule" \
+    -emit-library -static -o "$stamp" "${module_flags[@]}" $(find Sources/FixKit -name '*.swift' | sort) 2>&1 | quiet; then
+    rm -f "$stamp"
+    exit 1
+  fi
 }
 
 build_target() {
@@ -55,9 +62,12 @@ build_target() {
   mkdir -p "$out/bin"
   if [[ -x $bin && $bin -nt fuzz/targets/$t.swift && $bin -nt fuzz/Harness/Harness.swift && $bin -nt $out/lib/libFixKit.a ]]; then return; fi
   echo "fuzz: building $t" >&2
-  "$SWIFTC" "${flags[@]}" -module-name "fuzz_$t" -I "$out/lib" "${module_flags[@]}" \
-    fuzz/Harness/Harness.swift "fuzz/targets/$t.swift" -L "$out/lib" -lFixKit -lxml2 -lz -o "$bin" 2>&1 | quiet
-  [[ ${PIPESTATUS[0]} -eq 0 ]] || exit 1
+  rm -f "$bin"
+  if ! "$SWIFTC" "${flags[@]}" -module-name "fuzz_$t" -I "$out/lib" "${module_flags[@]}" \
+    fuzz/Harness/Harness.swift "fuzz/targets/$t.swift" -L "$out/lib" -lFixKit -lxml2 -lz -o "$bin" 2>&1 | quiet; then
+    rm -f "$bin"
+    exit 1
+  fi
 }
 
 seed() {
