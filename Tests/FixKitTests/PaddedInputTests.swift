@@ -108,4 +108,59 @@ struct PaddedInputTests {
                 "\(tool): -:21: a fix is a JSON object, but the line starts with 'n' (at byte 1); line skipped",
             ], "\(got.stderr)")
     }
+
+    /// `LeadingSpace`, which skips the white space before an input's first byte of data (line
+    /// feeds a word at a time), counts its lines and bytes as a byte-by-byte reading does: LF,
+    /// CR LF, CR CR LF and a lone CR each end one line. On 2,000 random mixes of white space
+    /// (long runs of line feeds among them) and a byte of data, handed over in random pieces,
+    /// as reads deliver them.
+    @Test func leadingSpaceCountsAsAByteAtATime() {
+        var g = FixGenerator(seed: 17)
+        let pieces: [[UInt8]] = [
+            [0x0A], [0x0D], [0x0D, 0x0A], [0x0D, 0x0D, 0x0A], [0x20], [0x09],
+            Array(repeating: 0x0A, count: 9), Array(repeating: 0x0A, count: 70),
+        ]
+        for _ in 0..<2_000 {
+            var bytes: [UInt8] = []
+            for _ in 0..<Int(g.nextUInt() % 30) { bytes += g.pick(pieces) }
+            let data = g.chance(0.8)
+            if data { bytes.append(UInt8(ascii: "x")) }
+            // The reference: a byte at a time.
+            var line = 1
+            var pendingCR = false
+            var first: Int?
+            for (i, b) in bytes.enumerated() {
+                if b == 0x0A {
+                    line += 1
+                    pendingCR = false
+                } else if b == 0x0D {
+                    pendingCR = true
+                } else {
+                    if pendingCR { line += 1 }
+                    pendingCR = false
+                    if b != 0x20, b != 0x09 {
+                        first = i
+                        break
+                    }
+                }
+            }
+            var skipper = LeadingSpace()
+            var at = 0
+            var found: Int?
+            while at < bytes.count, found == nil {
+                let n = 1 + Int(g.nextUInt() % 40)
+                let piece = Array(bytes[at..<min(bytes.count, at + n)])
+                if let k = skipper.skip(piece) { found = at + k }
+                at += piece.count
+            }
+            #expect(found == first, "\(bytes)")
+            if found != nil {
+                #expect(skipper.line == line, "\(bytes)")
+                #expect(skipper.offset == first)
+                #expect(!skipper.skipping)
+            } else {
+                #expect(skipper.offset == bytes.count)
+            }
+        }
+    }
 }
