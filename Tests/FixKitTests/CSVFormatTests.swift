@@ -531,4 +531,23 @@ struct CSVFormatTests {
             differences.isEmpty,
             "\(file): \(differences.count) differences:\n  \(differences.prefix(10).joined(separator: "\n  "))")
     }
+
+    /// `CSVRowReader.lineEnd`, which skips a row too long to keep eight bytes at a time, finds
+    /// the first LF or CR as a byte-by-byte search does: on 3,000 random buffers of bytes
+    /// (line ends rare or absent, and bytes next to them in value), from random starts.
+    @Test func lineEndFindsTheFirstLFOrCR() {
+        var g = FixGenerator(seed: 23)
+        let alphabet: [UInt8] = [0x00, 0x09, 0x0B, 0x0C, 0x0E, 0x8A, 0x8D, 0xFF, 0x2C, 0x22, 0x41]
+        for _ in 0..<3_000 {
+            var bytes = (0..<Int(g.nextUInt() % 100)).map { _ in g.pick(alphabet) }
+            for _ in 0..<Int(g.nextUInt() % 3) where !bytes.isEmpty {
+                bytes[Int(g.nextUInt() % UInt64(bytes.count))] = g.chance(0.5) ? 0x0A : 0x0D
+            }
+            let from = bytes.isEmpty ? 0 : Int(g.nextUInt() % UInt64(bytes.count + 1))
+            let to = from + Int(g.nextUInt() % UInt64(bytes.count - from + 1))
+            let expected = (from..<to).first { bytes[$0] == 0x0A || bytes[$0] == 0x0D } ?? to
+            let got = bytes.withUnsafeBufferPointer { CSVRowReader.lineEnd($0, from: from, to: to) }
+            #expect(got == expected, "\(bytes) from \(from) to \(to)")
+        }
+    }
 }
