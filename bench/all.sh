@@ -99,7 +99,12 @@ size() { # NAME: the environment for its script
 
 run_pbench() {
     local scratch=${BUILD_DIR:-$root/.build}-pbench
-    swift build -c release --package-path "$here/pbench" --scratch-path "$scratch" &&
+    # SwiftPM keeps its plan of a path dependency's sources in the scratch path and does not
+    # always see a file added to FixKit since (FenceEngine+Candidates.swift was not, and the
+    # build failed on the names it holds): a failed build is tried once more from scratch.
+    { swift build -c release --package-path "$here/pbench" --scratch-path "$scratch" ||
+        { echo "== pbench: the build failed; once more with a fresh $scratch" && rm -rf "$scratch" &&
+            swift build -c release --package-path "$here/pbench" --scratch-path "$scratch"; }; } &&
         "$scratch/release/pbench" | tee "$out/pbench-summary.txt"
 }
 
