@@ -162,7 +162,7 @@ struct LeadingSpace {
                     // A run of line feeds, eight at a time: blank lines by the hundred megabytes
                     // (a logger's padding) took a byte at a time 3.5 times `cat`'s time.
                     pendingCR = false
-                    let (end, run) = NMEAReader.skipLFs(base, from: i, to: n)
+                    let (end, run) = ByteRuns.skipLFs(base, from: i, to: n)
                     line += run
                     i = end
                     continue

@@ -113,7 +113,7 @@ struct NMEAReader {
                                 next = stop + 2
                             }
                             if next > stop {
-                                let (after, lines) = NMEAReader.skipLFs(base, from: next, to: n)
+                                let (after, lines) = ByteRuns.skipLFs(base, from: next, to: n)
                                 lineNumber += 1 + lines
                                 start = after
                                 i = after
@@ -135,7 +135,7 @@ struct NMEAReader {
                                 UnsafeBufferPointer(start: base + start, count: i - start), number: lineNumber,
                                 emit: emit, problem: problem)
                         }
-                        i = NMEAReader.skipNULs(base, from: i, to: n)
+                        i = ByteRuns.skipNULs(base, from: i, to: n)
                         start = i
                         continue
                     }
@@ -157,7 +157,7 @@ struct NMEAReader {
                     i += 1
                     if c == 0x0A {
                         // Runs of blank lines, a word at a time.
-                        let (after, lines) = NMEAReader.skipLFs(base, from: i, to: n)
+                        let (after, lines) = ByteRuns.skipLFs(base, from: i, to: n)
                         i = after
                         lineNumber += lines
                     }
@@ -242,28 +242,6 @@ struct NMEAReader {
             i += 1
         }
         return n
-    }
-
-    /// The first byte at or after `i` that is not NUL, or `n`.
-    // SAFETY: `base` is the reader's buffer, valid for the call; words are read only where all
-    // eight bytes are below `n`, single bytes below `n`.
-    @inline(__always)
-    static func skipNULs(_ base: UnsafePointer<UInt8>, from i: Int, to n: Int) -> Int {
-        var i = i
-        while i + 8 <= n, UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) == 0 { i += 8 }
-        while i < n, base[i] == 0 { i += 1 }
-        return i
-    }
-
-    /// Skips LF bytes from `i`: where they end, and how many.
-    // SAFETY: `base` is the reader's buffer, valid for the call; words are read only where all
-    // eight bytes are below `n`, single bytes below `n`.
-    @inline(__always)
-    static func skipLFs(_ base: UnsafePointer<UInt8>, from i: Int, to n: Int) -> (Int, Int) {
-        var k = i
-        while k + 8 <= n, UnsafeRawPointer(base + k).loadUnaligned(as: UInt64.self) == 0x0A0A_0A0A_0A0A_0A0A { k += 8 }
-        while k < n, base[k] == 0x0A { k += 1 }
-        return (k, k - i)
     }
 
     private mutating func line(
