@@ -255,18 +255,18 @@ struct NMEAReader {
         if k < bytes.count, bytes[k] == UInt8(ascii: "{") {
             // SAFETY: `bytes[k...]` is a part of the line (k < bytes.count), used during the call
             // only: the report copies what it keeps.
-            switch gpsd.report(UnsafeBufferPointer(rebasing: bytes[k...])) {
-            case .fix(var fix):
-                counts.reports += 1
-                try emit(&fix)
-            case .skipped: counts.reports += 1
-            case .unclassed:
+            let outcome = gpsd.report(UnsafeBufferPointer(rebasing: bytes[k...]))
+            if case .unclassed = outcome {
                 // Not gpsd's: said, and not counted as something recognised, so that a file of
                 // other JSON lines is not taken for an empty log.
                 try problem(number, "a JSON object without \"class\", not a gpsd report; line skipped")
-            case .invalid(let message):
-                counts.reports += 1
-                try problem(number, "gpsd JSON report: \(message); line skipped")
+                return
+            }
+            counts.reports += 1
+            switch outcome {
+            case .fix(var fix): try emit(&fix)
+            case .skipped, .unclassed: break
+            case .invalid(let message): try problem(number, "gpsd JSON report: \(message); line skipped")
             }
             return
         }
