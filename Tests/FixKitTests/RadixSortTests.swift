@@ -86,4 +86,28 @@ struct RadixSortTests {
         // Both ways are taken.
         #expect(packed > 10 && paired > 10, "\(packed) packed, \(paired) as pairs")
     }
+
+    /// `FenceEngine.sortByFence`, which orders a fix's candidates by fence for the merge with
+    /// the kept states: an insertion sort up to 32, the standard sort of packed words up to
+    /// 4,095, the radix sort beyond (--trace, or a hacc of thousands of km, among a million
+    /// fences). Each candidate must come out whole, in fence order, at every size on both
+    /// sides of those limits; the fence numbers are distinct and up to 2^24, as the index's.
+    @Test func candidatesSortByFenceAtEverySize() {
+        var g = FixGenerator(seed: 90_210)
+        for n in [0, 1, 2, 31, 32, 33, 100, 4_095, 4_096, 4_097, 50_000] {
+            let buffer = ScratchBuffer<FenceEngine.Candidate>()
+            var used = Set<Int>()
+            while used.count < n { used.insert(Int(g.nextUInt() % UInt64(FenceIndex.capacity))) }
+            for k in used {
+                buffer.append(
+                    FenceEngine.Candidate(k: k, d: Double(k) / 3, radius: Double(k % 977), place: k ^ 0x5A5A))
+            }
+            FenceEngine.sortByFence(buffer)
+            let got = Array(buffer.elements)
+            #expect(got.map(\.k) == used.sorted(), "\(n) candidates: not in fence order")
+            #expect(
+                got.allSatisfy { $0.d == Double($0.k) / 3 && $0.radius == Double($0.k % 977) && $0.place == $0.k ^ 0x5A5A },
+                "\(n) candidates: a candidate's fields were separated")
+        }
+    }
 }

@@ -67,14 +67,24 @@ final class FenceEngine {
     }
 
     /// Sorts the candidates by fence: a few as a rule, which an insertion sort orders in a
-    /// fraction of the standard sort's instructions; many (--trace with a huge σ) the standard
-    /// sort.
+    /// fraction of the standard sort's instructions; many (--trace, or a huge σ) as words of
+    /// their fence and place, the fence above, sorted (by the bits of the fence, in linear
+    /// time, for thousands) and the candidates then gathered in that order. The standard sort
+    /// of the 32-byte candidates with a closure took 7.5% of --trace among a million fences,
+    /// and 14% where a fix with hacc 3,000 km makes every fence a candidate.
     static func sortByFence(_ list: ScratchBuffer<Candidate>) {
-        if list.count > 32 {
-            // SAFETY: the buffer's `count` elements, sorted where they lie; nothing appends
-            // meanwhile.
-            var all = UnsafeMutableBufferPointer(mutating: list.elements)
-            all.sort { $0.k < $1.k }
+        let n = list.count
+        if n > 32 {
+            // A fence number is below 2^24 (`FenceIndex.capacity`), a place below 2^32.
+            var keys = [UInt64](unsafeUninitializedCapacity: n) { keys, count in
+                for i in 0..<n { keys[i] = UInt64(truncatingIfNeeded: list[i].k) << 32 | UInt64(i) }
+                count = n
+            }
+            if n >= 4096 { FenceIndex.radixSort(&keys, fromBit: 32) } else { keys.sort() }
+            // SAFETY: the buffer's `count` elements, copied, then each written once from the copy
+            // (the places are a permutation of 0..<n); nothing appends meanwhile.
+            let unsorted = Array(list.elements)
+            for j in 0..<n { list[j] = unsorted[Int(truncatingIfNeeded: keys[j] & 0xFFFF_FFFF)] }
             return
         }
         for i in 1..<max(1, list.count) {
