@@ -54,8 +54,10 @@ public enum InsideProbability {
     /// Where the time goes near a fence's edge, and what is done about it: the loops run up to
     /// about 60 times, and a division in one cost more than the rest of its step, so each
     /// divisor is inverted once (x, y) or read from `Coefficients` (k!, and the asymptotic
-    /// expansion's factors); a product with an inverse differs from the quotient by an ulp,
-    /// which leaves P within 1e-15 of what the divisions gave (`InsideProbabilityTests`).
+    /// expansion's factors). A product with an inverse differs from the quotient by an ulp;
+    /// over 6 million random cases P moved by at most 1.3e-13 from what the divisions gave,
+    /// no farther from a 30-digit integration than before (`agreesWithScipy` holds it to 1e-13
+    /// of scipy's values).
     static func series(x: Double, y: Double) -> Double {
         guard x > 0, y > 0 else { return y > 0 ? -expm1(-y) : 0 }  // an underflowed a or b
         let c = Coefficients.shared
