@@ -78,26 +78,41 @@ public enum InsideProbability {
         var h = exp(-y + Double(top) * logY - logFactorial)
         var w = exp(-x + Double(top) * logX - logFactorial)
         // P(top + 1, y) by its series: h_top · y/(top+1) · Σ_j y^j / ((top+2)…(top+1+j)).
+        // Two terms a step, the second from the first's predecessor times both ratios, so that
+        // the running product waits on one multiplication a pair, not two (the loop runs some
+        // 40 times near the edge, and that wait was its pace).
+        let perInteger = c.perInteger
         var term = 1.0
         var tail = 1.0
-        var j = 1
-        while term > 1e-17 * tail, j < 2000 {
-            term *= y / Double(top + 1 + j)
-            tail += term
-            j += 1
+        var n = top + 2  // the next term's last factor
+        while term > 1e-17 * tail, n < top + 2000 {
+            let r1 = y * perInteger[n]
+            let r2 = y * perInteger[n + 1]
+            let first = term * r1
+            term *= r1 * r2
+            tail += first + term
+            n += 2
         }
         var gamma = h * y / Double(top + 1) * tail  // P(k + 1, y) for k = top
         // P(k, y) = P(k + 1, y) + h_k and w_{k−1} = w_k · k / x: both run downwards from `top`,
-        // so nothing is stored.
+        // so nothing is stored. Two steps, k and k − 1, a pass, each running product and sum
+        // again waiting on one operation a pair.
         let perX = 1 / x
         let perY = 1 / y
         var sum = 0.0
-        for k in stride(from: top, through: 0, by: -1) {
-            sum += w * gamma
-            gamma += h
-            h *= Double(k) * perY
-            w *= Double(k) * perX
+        var k = top
+        while k >= 1 {
+            let m = Double(k)
+            let hBelow = h * (m * perY)  // h_{k−1}
+            let wBelow = w * (m * perX)  // w_{k−1}
+            let gammaBelow = gamma + h  // P(k, y)
+            sum += w * gamma + wBelow * gammaBelow
+            gamma = gammaBelow + hBelow
+            h *= (m * perY) * ((m - 1) * perY)
+            w *= (m * perX) * ((m - 1) * perX)
+            k -= 2
         }
+        if k == 0 { sum += w * gamma }
         return min(1, max(0, sum))
     }
 
@@ -137,24 +152,31 @@ public enum InsideProbability {
         return min(1, max(0, p))
     }
 
-    /// The constants the loops above would otherwise divide by, worked out once: log k! for
-    /// the series, and for the asymptotic expansion's step n = m, 1/(m − ½) and the factors
-    /// A_n(0)/A_{n−1}(0) = −(m − ½)²/(2m) and A_n(1)/A_{n−1}(1) = (m + ½)(3/2 − m)/(2m).
-    /// Plain memory read without bounds checks in the loops: k stays below `count` (the
-    /// search stops three short of it, and ξ ≤ 30 needs about 62), n at most 60.
+    /// The constants the loops above would otherwise divide by, worked out once: log k! and
+    /// 1/n for the series, and for the asymptotic expansion's step n = m, 1/(m − ½) and the
+    /// factors A_n(0)/A_{n−1}(0) = −(m − ½)²/(2m) and A_n(1)/A_{n−1}(1) = (m + ½)(3/2 − m)/(2m).
+    /// Plain memory read without bounds checks or reference counting in the loops: k stays
+    /// below `count` (the search stops three short of it, and ξ ≤ 30 needs about 62), the
+    /// tail's n below top + 2001, the expansion's n at most 60.
     struct Coefficients: @unchecked Sendable {
         // @unchecked: written once, in `init`, never after.
         static let count = 128
         static let shared = Coefficients()
+        /// How many 1/n `perInteger` holds: the series' tail reads up to 1/(top + 2001), top < count.
+        static let integers = 2_176
         let logFactorial: UnsafeMutablePointer<Double>
+        let perInteger: UnsafeMutablePointer<Double>
         let perHalf: UnsafeMutablePointer<Double>
         let a0Step: UnsafeMutablePointer<Double>
         let a1Step: UnsafeMutablePointer<Double>
 
         private init() {
-            // SAFETY: four blocks of `count` doubles, each initialized in full here and never
-            // freed (the one shared instance lives as long as the process).
+            // SAFETY: five blocks of doubles (`integers` of them for `perInteger`, `count` for the
+            // others), each initialized in full here and never freed (the one shared instance
+            // lives as long as the process).
             let n = Coefficients.count
+            perInteger = .allocate(capacity: Coefficients.integers)
+            for i in 0..<Coefficients.integers { perInteger[i] = 1 / Double(i) }
             logFactorial = .allocate(capacity: n)
             perHalf = .allocate(capacity: n)
             a0Step = .allocate(capacity: n)
