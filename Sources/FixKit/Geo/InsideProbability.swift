@@ -59,7 +59,10 @@ public enum InsideProbability {
     /// no farther from a 30-digit integration than before (`agreesWithScipy` holds it to 1e-13
     /// of scipy's values).
     static func series(x: Double, y: Double) -> Double {
-        guard x > 0, y > 0 else { return y > 0 ? -expm1(-y) : 0 }  // an underflowed a or b
+        // x ≥ 5e-11 (`p` takes the series only for a ≥ 1e-5); y is 0 only where b² underflowed,
+        // a fence of no size next to σ, which holds nobody.
+        assert(x > 0, "series: x = a²/2 with a ≥ 1e-5")
+        guard y > 0 else { return 0 }
         let c = Coefficients.shared
         let logX = log(x)
         let logY = log(y)
@@ -103,13 +106,14 @@ public enum InsideProbability {
         var k = top
         while k >= 1 {
             let m = Double(k)
-            let hBelow = h * (m * perY)  // h_{k−1}
-            let wBelow = w * (m * perX)  // w_{k−1}
+            let (ky, kx) = (m * perY, m * perX)  // k/y and k/x
+            let hBelow = h * ky  // h_{k−1}
+            let wBelow = w * kx  // w_{k−1}
             let gammaBelow = gamma + h  // P(k, y)
             sum += w * gamma + wBelow * gammaBelow
             gamma = gammaBelow + hBelow
-            h *= (m * perY) * ((m - 1) * perY)
-            w *= (m * perX) * ((m - 1) * perX)
+            h *= ky * ((m - 1) * perY)
+            w *= kx * ((m - 1) * perX)
             k -= 2
         }
         if k == 0 { sum += w * gamma }
@@ -157,12 +161,12 @@ public enum InsideProbability {
     /// factors A_n(0)/A_{n−1}(0) = −(m − ½)²/(2m) and A_n(1)/A_{n−1}(1) = (m + ½)(3/2 − m)/(2m).
     /// Plain memory read without bounds checks or reference counting in the loops: k stays
     /// below `count` (the search stops three short of it, and ξ ≤ 30 needs about 62), the
-    /// tail's n below top + 2001, the expansion's n at most 60.
+    /// tail's n at most top + 2000, the expansion's n at most 60.
     struct Coefficients: @unchecked Sendable {
         // @unchecked: written once, in `init`, never after.
         static let count = 128
         static let shared = Coefficients()
-        /// How many 1/n `perInteger` holds: the series' tail reads up to 1/(top + 2001), top < count.
+        /// How many 1/n `perInteger` holds: the series' tail reads up to 1/(top + 2000), top < count.
         static let integers = 2_176
         let logFactorial: UnsafeMutablePointer<Double>
         let perInteger: UnsafeMutablePointer<Double>
