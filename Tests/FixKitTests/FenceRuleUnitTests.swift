@@ -231,6 +231,56 @@ struct FenceRuleUnitTests {
         #expect(sawAbsent, "the walk should start and end beyond 1e-12")
     }
 
+    /// --trace for a fix among more fences than one piece of its line holds (256 entries, the
+    /// line being written a piece at a time): a hacc of 20-30 km among 1,500 fences within 4 km
+    /// gives every fence p ≥ 1e-12, and each line is one JSON object with the fix's own
+    /// members, as written (white space before its `}` too), and a "fences" object of exactly
+    /// those fences, each with the p and distance worked out here.
+    @Test func traceOfManyFences() throws {
+        let dir = try temporaryDirectory()
+        let path = dir.appendingPathComponent("f.json")
+        var r = FenceIndexBruteForceTests.Random(1_500)
+        let fences = (0..<1_500).map { k -> Fence in
+            let c = FenceIndexBruteForceTests.point(
+                (47.0, 8.0), east: r.range(-4_000, 4_000), north: r.range(-4_000, 4_000))
+            return Fence(id: "f\(k)", lat: c.0, lon: c.1, radius: r.range(50, 200))
+        }
+        let json = fences.map { #"{"id":"\#($0.id)","lat":\#($0.lat),"lon":\#($0.lon),"radius":\#($0.radius)}"# }
+        try Data(("[" + json.joined(separator: ",\n") + "]").utf8).write(to: path)
+        let lines = [
+            #"{"lat":47.0,"lon":8.0,"hacc":30000 }"#,
+            #"{"time":"2026-01-02T10:00:00Z","lat":47.001,"lon":8.002,"hacc":20000,"trace":"x"}"#,
+        ]
+        let traced = try Tools.run(
+            "fencerule", ["--fences", path.path, "--trace"], stdin: Data((lines.joined(separator: "\n") + "\n").utf8))
+        #expect(traced.status == 0, "\(traced.stderr)")
+        let out = String(decoding: traced.stdout, as: UTF8.self).split(
+            separator: "\n", omittingEmptySubsequences: false)
+        try #require(out.count == 3 && out[2].isEmpty, "two lines")
+        for (input, line) in zip(lines, out) {
+            // The fix's own members, byte for byte (up to its `}`), then the fences.
+            #expect(line.hasPrefix(input.dropLast() + #","fences":{"#), "\(line.prefix(120))")
+            #expect(line.hasSuffix("}}}"))
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let map = try #require(object["fences"] as? [String: [String: Any]])
+            let lat = try #require(object["lat"] as? Double)
+            let lon = try #require(object["lon"] as? Double)
+            let sigma = try #require(object["hacc"] as? Double)
+            #expect(map.count == fences.count)
+            for f in fences {
+                let entry = try #require(map[f.id], "\(f.id) missing")
+                let d = Geodesy.distance(lat1: lat, lon1: lon, lat2: f.lat, lon2: f.lon)
+                let p = InsideProbability.p(distance: d, radius: f.radius, sigma: sigma)
+                #expect(p >= 1e-12)
+                let td = try #require(entry["distance"] as? Double)
+                let tp = try #require(entry["p"] as? Double)
+                #expect(abs(td - d) <= 1e-9 * d, "\(f.id): distance \(td) vs \(d)")
+                #expect(abs(tp - p) <= 1e-9 * p, "\(f.id): p \(tp) vs \(p)")
+                #expect(entry["inside"] as? Bool == false)
+            }
+        }
+    }
+
     func temporaryDirectory() throws -> URL {
         let dir = TestScratch.root.appendingPathComponent("fence-unit-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

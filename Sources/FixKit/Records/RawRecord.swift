@@ -81,19 +81,32 @@ public enum RawRecord {
         // SAFETY: `line` is the caller's, read during this call only.
         _ member: some Collection<UInt8>, to line: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]
     ) {
-        var end = line.count
-        while end > 0, line[end - 1] != JSONByte.closeBrace { end -= 1 }
-        guard end > 0 else {
+        guard let at = memberInsertion(in: line) else {
             out.append(contentsOf: line)
             return
         }
+        out.append(contentsOf: at.head)
+        if at.comma { out.append(JSONByte.comma) }
+        out.append(contentsOf: member)
+        out.append(contentsOf: at.tail)
+    }
+
+    /// Where `appendingMember` puts a member: after `head` (and a comma, unless the object is
+    /// empty), before `tail` (its last `}` and what follows); nil for a line with no `}`, which
+    /// is left as it is. For a writer that writes a long member a piece at a time.
+    static func memberInsertion(
+        in line: UnsafeBufferPointer<UInt8>
+    ) -> (head: UnsafeBufferPointer<UInt8>, comma: Bool, tail: UnsafeBufferPointer<UInt8>)? {
+        var end = line.count
+        while end > 0, line[end - 1] != JSONByte.closeBrace { end -= 1 }
+        guard end > 0 else { return nil }
         var inner = end - 1
         while inner > 0, isXMLSpace(line[inner - 1]) { inner -= 1 }
-        // SAFETY: `end - 1` is the index of the `}` found inside `line`; copied.
-        out.append(contentsOf: UnsafeBufferPointer(rebasing: line[..<(end - 1)]))
-        if line[inner - 1] != JSONByte.openBrace { out.append(JSONByte.comma) }
-        out.append(contentsOf: member)
-        // SAFETY: as above.
-        out.append(contentsOf: UnsafeBufferPointer(rebasing: line[(end - 1)...]))
+        // SAFETY: `end - 1` is the index of the `}` found inside `line`: both parts lie inside it,
+        // and are the caller's for as long as `line` is.
+        return (
+            UnsafeBufferPointer(rebasing: line[..<(end - 1)]), inner == 0 || line[inner - 1] != JSONByte.openBrace,
+            UnsafeBufferPointer(rebasing: line[(end - 1)...])
+        )
     }
 }

@@ -137,18 +137,7 @@ public struct FenceRuleTool: Tool {
             if !events.isEmpty { events.removeAll(keepingCapacity: true) }
             traces.withState(fix.trace) { engine.process(point, trace: &$0, fences: collect, into: &events) }
             if traceOutput {
-                var member = Array("\"fences\":{".utf8)
-                for (k, (index, p, d, inside)) in reported.enumerated() {
-                    if k > 0 { member.append(UInt8(ascii: ",")) }
-                    fences.withID(index) { writeString(utf8: $0, into: &member) }
-                    member.append(contentsOf: ":{\"p\":".utf8)
-                    DecimalNumber.writeCompact(p, into: &member)
-                    member.append(contentsOf: ",\"distance\":".utf8)
-                    DecimalNumber.write(d, into: &member)
-                    member.append(contentsOf: (inside ? ",\"inside\":true}" : ",\"inside\":false}").utf8)
-                }
-                member.append(UInt8(ascii: "}"))
-                try tracedLines.write(.appending(member, to: line))
+                try FenceRuleTool.writeTraced(line, reported, fences: fences, to: &tracedLines)
             } else {
                 for e in events { try eventLines.write((e, fix)) }
             }
@@ -157,6 +146,47 @@ public struct FenceRuleTool: Tool {
             try output.flush()
             context.diagnostics.note(
                 "\(skippedNegative) \(skippedNegative == 1 ? "fix" : "fixes") with a negative (invalid) hacc skipped")
+        }
+    }
+
+    /// A fix's line under --trace: the line with a `fences` member of every entry, written a
+    /// few hundred entries at a time, so that the output buffer stays small however many there
+    /// are (a fix with a hacc of thousands of kilometres among a million fences has a million:
+    /// made whole, its line took 83 MB and the run 405 MiB).
+    static func writeTraced(
+        _ line: UnsafeBufferPointer<UInt8>, _ reported: [(Int, Double, Double, Bool)], fences: FenceTable,
+        to document: inout RecordOutput<RawLines>
+    ) throws(OutputError) {
+        guard let at = RawRecord.memberInsertion(in: line) else {
+            try document.write(.unchanged(line))
+            return
+        }
+        try document.withWriter { _, out in
+            out.append(contentsOf: at.head)
+            if at.comma { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: "\"fences\":{".utf8)
+        }
+        var from = 0
+        while from < reported.count {
+            let to = min(reported.count, from + 256)
+            try document.withWriter { _, out in
+                for k in from..<to {
+                    let (index, p, d, inside) = reported[k]
+                    if k > 0 { out.append(UInt8(ascii: ",")) }
+                    fences.withID(index) { writeString(utf8: $0, into: &out) }
+                    out.append(contentsOf: ":{\"p\":".utf8)
+                    DecimalNumber.writeCompact(p, into: &out)
+                    out.append(contentsOf: ",\"distance\":".utf8)
+                    DecimalNumber.write(d, into: &out)
+                    out.append(contentsOf: (inside ? ",\"inside\":true}" : ",\"inside\":false}").utf8)
+                }
+            }
+            from = to
+        }
+        try document.withWriter { _, out in
+            out.append(UInt8(ascii: "}"))
+            out.append(contentsOf: at.tail)
+            out.append(0x0A)
         }
     }
 
