@@ -16,11 +16,25 @@ struct ProbabilityFormTests {
             let e = -Double(g.nextUInt() % 300) - Double(g.nextUInt() % 1000) / 1000
             values.append(pow(10, e))
         }
-        for v in values {
+        // Where --trace's p mostly are, 1e-12 to 1e-7 (written from Schubfach's digits down to
+        // 1e-11): any bits there, and around its powers of ten and of two, where the rounding
+        // interval and the exponent change.
+        let (low, high) = ((1e-12).bitPattern, (1e-7).bitPattern)
+        for _ in 0..<200_000 { values.append(Double(bitPattern: low + g.nextUInt() % (high - low))) }
+        for e in -12 ... -7 {
+            let t = pow(10, Double(e))
+            values += [t, t.nextUp, t.nextDown, 1e-11.nextDown, 1e-11.nextUp]
+        }
+        for e in -40 ... -23 {
+            let t = Double(sign: .plus, exponent: e, significand: 1)
+            values += [t, t.nextUp, t.nextDown, t * 1.5]
+        }
+        for v in values + values.prefix(1000).map({ -$0 }) {
             var out: [UInt8] = []
             DecimalNumber.writeCompact(v, into: &out)
             let text = String(decoding: out, as: UTF8.self)
-            #expect(text.contains("e") == (v != 0 && v < 1e-7), "\(v): \(text)")
+            #expect(text.contains("e") == (v != 0 && abs(v) < 1e-7), "\(v): \(text)")
+            if v != 0 && abs(v) < 1e-7 { #expect(text == v.description, "\(v.bitPattern)") }
             #expect(Double(text) == v, "\(text) reads back as \(Double(text) ?? .nan), not \(v)")
             #expect(DecimalNumber.parse(text) == v, "\(text)")
             if v >= 1e-7 { #expect(text == DecimalNumber.text(v)) }

@@ -74,16 +74,16 @@ extension DecimalNumber {
         return writeScaled(m, decimals: decimals, to: p)
     }
 
-    /// The shortest decimal d · 10^e that reads back as `x` (a normal double in [1e-7, 1e16)),
+    /// The shortest decimal d · 10^e that reads back as `x` (a normal double in [1e-11, 1e16)),
     /// the nearest to `x` of those: Raffaello Giulietti's Schubfach ("The Schubfach way to
     /// render doubles", 2020), after Alexander Bolz's C++ (Drachennest, Boost licence), for
     /// this range only. With c the significand and q the binary exponent, it takes
     /// k = ⌊log10 2^q⌋ (of ¾·2^q at a power of two, whose lower neighbour is closer), scales
     /// the rounding interval's ends and middle, 4c ∓ 2 and 4c, by 10^−k rounded to odd, and
     /// picks among the one or two decimals a digit shorter, or the two nearest, the one
-    /// inside. Here −k is 0 to 24: 10^−k = 5^−k · 2^−k with 5^−k below 2^56, so the 128-bit
-    /// factor is 5^−k shifted to its top bit with a low half of 0, and each scaling one 64 ×
-    /// 64-bit multiplication. `writesDescriptionDigitsForEveryPath` checks it against Swift's
+    /// inside. Here −k is 0 to 27 (x ≥ 1e-11 > 2^−37 makes q ≥ −89): 10^−k = 5^−k · 2^−k with
+    /// 5^−k below 2^64, so the 128-bit factor is 5^−k shifted to its top bit with a low half
+    /// of 0, and each scaling one 64 × 64-bit multiplication. `writesDescriptionDigitsForEveryPath` checks it against Swift's
     /// own shortest form.
     @inline(__always)
     static func shortest(_ x: Double) -> (digits: UInt64, exponent: Int) {
@@ -102,7 +102,8 @@ extension DecimalNumber {
         let k = (q * 1_262_611 - (lowerCloser ? 524_031 : 0)) >> 22
         // h in 1...4: the scaled values keep two bits below the unit.
         let h = UInt64(q + ((-k * 1_741_647) >> 19) + 1)
-        // SAFETY: −k is 0...24 for x in [1e-7, 1e16) (see above), the table's 25 entries.
+        // SAFETY: −k is 0...27 for x in [1e-11, 1e16) (see above), the table's 28 entries.
+        assert(k <= 0 && -k < schubfachPowers.count, "shortest: x out of its range")
         let g = schubfachPowers.withUnsafeBufferPointer { $0[-k] }
         @inline(__always) func roundToOdd(_ cp: UInt64) -> UInt64 {
             let (high, low) = g.multipliedFullWidth(by: cp)
@@ -130,9 +131,10 @@ extension DecimalNumber {
         return (s + (up ? 1 : 0), k)
     }
 
-    /// 10^e for e in 0...24 as Schubfach's factor, ⌈10^e · 2^−r⌉ with 2^127 ≤ it < 2^128: its
-    /// low 64 bits are 0 here, so this is its high half, 5^e shifted to bit 63
-    /// (`DecimalNumberTests` recomputes them).
+    /// 10^e for e in 0...27 as Schubfach's factor, ⌈10^e · 2^−r⌉ with 2^127 ≤ it < 2^128: its
+    /// low 64 bits are 0 while 5^e fits in 64 bits, as up to 5^27 it does, so this is its high
+    /// half, 5^e shifted to bit 63 (`DecimalNumberTests` recomputes them). 0...24 serve
+    /// `write`'s range, [1e-7, 1e16); up to 27, `writeCompact`'s exponent form down to 1e-11.
     static let schubfachPowers: [UInt64] = [
         0x8000_0000_0000_0000, 0xA000_0000_0000_0000, 0xC800_0000_0000_0000, 0xFA00_0000_0000_0000,
         0x9C40_0000_0000_0000, 0xC350_0000_0000_0000, 0xF424_0000_0000_0000, 0x9896_8000_0000_0000,
@@ -140,7 +142,7 @@ extension DecimalNumber {
         0xE8D4_A510_0000_0000, 0x9184_E72A_0000_0000, 0xB5E6_20F4_8000_0000, 0xE35F_A931_A000_0000,
         0x8E1B_C9BF_0400_0000, 0xB1A2_BC2E_C500_0000, 0xDE0B_6B3A_7640_0000, 0x8AC7_2304_89E8_0000,
         0xAD78_EBC5_AC62_0000, 0xD8D7_26B7_177A_8000, 0x8786_7832_6EAC_9000, 0xA968_163F_0A57_B400,
-        0xD3C2_1BCE_CCED_A100,
+        0xD3C2_1BCE_CCED_A100, 0x8459_5161_4014_84A0, 0xA56F_A5B9_9019_A5C8, 0xCECB_8F27_F420_0F3A,
     ]
 
     /// m and p when `magnitude` is exactly the decimal m / 10^p with m below 10^15 (p in
@@ -391,7 +393,54 @@ extension DecimalNumber {
     /// `xsd:decimal` has no exponent.
     public static func writeCompact(_ value: Double, into out: inout [UInt8]) {
         guard value != 0, abs(value) < 1e-7 else { return write(value, into: &out) }
-        out.append(contentsOf: value.description.utf8)
+        // SAFETY: a stack buffer of 32 bytes (`maxCompactWidth`), alive for the closure only;
+        // the bytes written are copied into `out` before it ends.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { b in
+            guard let p = b.baseAddress else { return }
+            let n = writeCompact(value, to: p)
+            out.append(contentsOf: UnsafeBufferPointer(start: p, count: n))
+        }
+    }
+
+    /// Swift's `description` of a magnitude in [1e-11, 1e-7): the shortest digits (Schubfach,
+    /// `shortest`), the first, a point and the others if there are others, and `e-` with the
+    /// exponent in two digits (`4.3097403135165446e-08`, `1e-10`). --trace prints p for every
+    /// fence down to 1e-12, most of them in this range, and `description` was 12-15% of its
+    /// time. Below 1e-11 (which `shortest`'s table does not reach) `description` writes it.
+    // SAFETY: `p` has room for 24 bytes (the caller's buffer, for the call): 17 digits, a
+    // point, `e-` and two digits.
+    @inline(__always)
+    static func writeExponentForm(_ magnitude: Double, to p: UnsafeMutablePointer<UInt8>) -> Int {
+        var (digits, exponent) = shortest(magnitude)
+        // Schubfach's shortest may end in zeros (a decimal a digit shorter is tried once).
+        while digits % 10 == 0 {
+            digits /= 10
+            exponent += 1
+        }
+        var count = 1
+        var power: UInt64 = 10
+        while count < 19, digits >= power {
+            count += 1
+            power &*= 10
+        }
+        // The digits, the first alone, written from the last.
+        var rest = digits
+        var at = count == 1 ? 1 : count + 1
+        let end = at
+        while at > 2 {
+            at -= 1
+            p[at] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+            rest /= 10
+        }
+        if count > 1 { p[1] = UInt8(ascii: ".") }
+        p[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest)
+        // The decimal exponent of the first digit: -8 to -11 here.
+        let e = -(exponent + count - 1)
+        p[end] = UInt8(ascii: "e")
+        p[end + 1] = UInt8(ascii: "-")
+        p[end + 2] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: e / 10)
+        p[end + 3] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: e % 10)
+        return end + 4
     }
 
     /// The most bytes `writeCompact(_:to:)` writes for `value`: Swift's exponent form of a
@@ -405,6 +454,12 @@ extension DecimalNumber {
     // SAFETY: `p` has room for `maxCompactWidth(value)` bytes (the caller's buffer, for the call).
     static func writeCompact(_ value: Double, to p: UnsafeMutablePointer<UInt8>) -> Int {
         guard value != 0, abs(value) < 1e-7 else { return write(value, to: p) }
+        let magnitude = abs(value)
+        if magnitude >= 1e-11 {
+            let sign = value < 0 ? 1 : 0
+            if sign == 1 { p[0] = UInt8(ascii: "-") }
+            return sign + writeExponentForm(magnitude, to: p + sign)
+        }
         var text = value.description
         return text.withUTF8 { u in
             guard let base = u.baseAddress else { return 0 }
