@@ -108,27 +108,32 @@ struct FenceIndexNearTests {
     }
 
     /// The cubes a build probes, found column by column from the two tests solved for one axis
-    /// (`Slab.keys`), are those the tests pass cube by cube over the whole box: every one, and
-    /// only as many more as a micrometre at a cube's edge makes (none, on random points), for
-    /// points where each of the three axes is the normal's largest component (the equator at 0°
-    /// and 90° E, and the mid latitudes), near the poles, and boxes from a list's build to the
-    /// largest a level probes.
+    /// (`Slab.keys`), are those the tests pass cube by cube over the whole box: every one,
+    /// once, never more than the box holds, and hardly any more (each range is widened past
+    /// its rounding), for points where each of the three axes is the normal's largest
+    /// component, either way (the equator at 0°, 90° E and 90° W, near 180°, the mid latitudes
+    /// and the poles), and boxes from a list's build to the largest a level probes, cubes of
+    /// 50 m to 819 km.
     @Test func columnsHoldTheCubesTheTestsPass() {
         var r = Random(4_242)
         let places =
-            FenceIndexBruteForceTests.places + [(0, 0), (0, 90), (0, -179.9), (45, 45), (-60, -45), (89.99, 10)]
+            FenceIndexBruteForceTests.places + [
+                (0, 0), (0, 90), (0, -90), (0, -179.9), (45, 45), (-60, -45), (89.99, 10), (-89.99, -100),
+            ]
         var cubes = 0
         var extra = 0
-        for n in 0..<3_000 {
+        var boxes = 0
+        for n in 0..<4_000 {
             let base = places[n % places.count]
             let at = FenceIndexBruteForceTests.point(base, east: r.gauss() * 20_000, north: r.gauss() * 20_000)
             let point = Geodesy.Point(lat: at.0, lon: at.1)
-            let level = r.int(6)
+            let level = n % 3 == 0 ? r.int(15) : r.int(6)
             let cell = FenceIndex.cellSize(level)
             let within = r.range(0, 3.2) * cell
             let (lo, hi) = FenceIndex.cubes(around: point, within: within, cell)
             let box = (Int(hi.x) - Int(lo.x) + 1) * (Int(hi.y) - Int(lo.y) + 1) * (Int(hi.z) - Int(lo.z) + 1)
             guard box <= FenceIndex.boxLimit else { continue }
+            boxes += 1
             let slab = FenceIndex.SurfaceSlab(point).slab(within: within, cell: cell)
             var expected: Set<UInt64> = []
             for i in lo.x...hi.x {
@@ -146,13 +151,44 @@ struct FenceIndexNearTests {
                 slab.keys(around: point, lo: lo, hi: hi, within: within * within, into: keys)
             }
             let found = Set(keys[..<count])
+            #expect(count <= box, "at \(at), cell \(cell) m: \(count) keys for a box of \(box)")
             #expect(found.count == count, "each cube once, at \(at), cell \(cell) m")
             #expect(expected.isSubset(of: found), "at \(at), cell \(cell) m, within \(within) m")
             cubes += expected.count
             extra += found.subtracting(expected).count
         }
-        #expect(cubes > 20_000, "\(cubes) cubes")
-        #expect(extra == 0, "\(extra) cubes more than the tests pass, of \(cubes)")
+        #expect(boxes > 3_000 && cubes > 20_000, "\(boxes) boxes, \(cubes) cubes")
+        #expect(extra * 1_000 <= cubes, "\(extra) cubes more than the tests pass, of \(cubes)")
+    }
+
+    /// A column's run along its axis (`ballRun`) holds every cube the block gap test keeps,
+    /// where the ball just grazes the column (the other axes' gaps sum to the squared reach, or
+    /// a hair below it) and the point is a micrometre or less from a cube's face: there a gap
+    /// whose square is below an ulp of the reach rounds away in the sum, and a run of the root
+    /// of what is left, plus a micrometre, stopped a cube short (the case below, found by a
+    /// review: x = 6,378,099.9999989 m, 1.1 µm below a face of 50 m cubes).
+    @Test func ballRunHoldsWhatTheGapTestKeepsWhereTheBallGrazes() {
+        let limit = 9_586.0
+        let run = FenceIndex.ballRun(6_378_099.999_998_9, limit: limit, beyond: limit, cell: 50)
+        #expect(run.last >= 255_562, "\(run)")
+        var r = Random(7_331)
+        var grazing = 0
+        for _ in 0..<100_000 {
+            let cell = FenceIndex.cellSize(r.int(15))
+            let face = Double(r.int(200_000) + 10) * cell - FenceIndex.offset
+            let c = face + [-1, 1][r.int(2)] * r.logRange(1e-9, 1e-3) * max(1, cell / 50)
+            let limit = r.logRange(1, 1e12) * (cell / 50) * (cell / 50)
+            let g = [limit, limit.nextDown, limit * (1 - 1e-15), limit * (1 - r.range(0, 1e-9))][r.int(4)]
+            let run = FenceIndex.ballRun(c, limit: limit, beyond: g, cell: cell)
+            let m0 = FenceIndex.cube(c, cell)
+            for m in (m0 - min(m0, 3))...(m0 + 3) where g + FenceIndex.axisGap(c, m, cell: cell, side: cell) <= limit {
+                #expect(
+                    run.first <= m && m <= run.last,
+                    "c \(c), cell \(cell), limit \(limit), g \(g): cube \(m) outside \(run)")
+                if m != m0 { grazing += 1 }
+            }
+        }
+        #expect(grazing > 1_000, "\(grazing) cubes kept beyond the point's own")
     }
 
     /// `place(of:)` is the inverse of the slots' fence numbers.

@@ -250,17 +250,20 @@ struct FenceRuleUnitTests {
         let lines = [
             #"{"lat":47.0,"lon":8.0,"hacc":30000 }"#,
             #"{"time":"2026-01-02T10:00:00Z","lat":47.001,"lon":8.002,"hacc":20000,"trace":"x"}"#,
+            #"{"lat":47.002,"lon":7.999,"hacc":25000}  "#,
         ]
         let traced = try Tools.run(
             "fencerule", ["--fences", path.path, "--trace"], stdin: Data((lines.joined(separator: "\n") + "\n").utf8))
         #expect(traced.status == 0, "\(traced.stderr)")
         let out = String(decoding: traced.stdout, as: UTF8.self).split(
             separator: "\n", omittingEmptySubsequences: false)
-        try #require(out.count == 3 && out[2].isEmpty, "two lines")
+        try #require(out.count == lines.count + 1 && out[lines.count].isEmpty, "a line a fix")
         for (input, line) in zip(lines, out) {
-            // The fix's own members, byte for byte (up to its `}`), then the fences.
-            #expect(line.hasPrefix(input.dropLast() + #","fences":{"#), "\(line.prefix(120))")
-            #expect(line.hasSuffix("}}}"))
+            // The fix's own members, byte for byte, up to its last `}`, then the fences, then the
+            // rest of the line as it was.
+            let close = try #require(input.lastIndex(of: "}"))
+            #expect(line.hasPrefix(input[..<close] + #","fences":{"#), "\(line.prefix(120))")
+            #expect(line.hasSuffix("}}" + input[close...]), "\(line.suffix(40))")
             let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             let map = try #require(object["fences"] as? [String: [String: Any]])
             let lat = try #require(object["lat"] as? Double)

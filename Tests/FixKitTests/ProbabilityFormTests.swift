@@ -20,10 +20,14 @@ struct ProbabilityFormTests {
         // 1e-11): any bits there, and around its powers of ten and of two, where the rounding
         // interval and the exponent change.
         let (low, high) = ((1e-12).bitPattern, (1e-7).bitPattern)
-        for _ in 0..<200_000 { values.append(Double(bitPattern: low + g.nextUInt() % (high - low))) }
+        for k in 0..<200_000 {
+            let v = Double(bitPattern: low + g.nextUInt() % (high - low))
+            values.append(k % 4 == 0 ? -v : v)
+        }
+        values += [1e-11.nextDown, 1e-11.nextUp, -1e-11, -(1e-7.nextDown)]
         for e in -12 ... -7 {
             let t = pow(10, Double(e))
-            values += [t, t.nextUp, t.nextDown, 1e-11.nextDown, 1e-11.nextUp]
+            values += [t, t.nextUp, t.nextDown]
         }
         for e in -40 ... -23 {
             let t = Double(sign: .plus, exponent: e, significand: 1)

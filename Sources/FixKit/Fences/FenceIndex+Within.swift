@@ -142,12 +142,18 @@ extension FenceIndex {
             /// Writes the keys of the cubes of the box `lo...hi` that may hold a surface point
             /// within `within` (a squared chord) of `point` and returns how many: every cube that
             /// passes both `crosses` and the block gap test (`blockGap(point, i, j, l, cell:
-            /// cell, side: cell) <= within`), and at most those within a micrometre of passing.
-            /// The box is walked in columns along the axis the normal is most along, where the
-            /// slab is thinnest, each column's run of cubes found from the two tests solved for
-            /// that axis, so that the third or so of the box the surface crosses costs a store a
-            /// cube and the rest nothing (testing each cube of the box cost a build about 2,000
-            /// of its 32,000 instructions more). At most the box's count of keys are written.
+            /// cell, side: cell) <= within`), once, and now and then one that misses them by a
+            /// hair (each range is widened past its rounding: a millionth of a cube along the
+            /// slab, `ballRun`'s margin along the ball), which costs a probe and finds only
+            /// fences the caller's own test then drops. The box is walked in columns along the
+            /// axis the normal is most along, where the slab is thinnest, each column's run of
+            /// cubes found from the two tests solved for that axis, so that the third or so of
+            /// the box the surface crosses costs a store a cube and the rest nothing (testing
+            /// each cube of the box cost a build about 1,800 of its 32,000 instructions more).
+            /// At most the box's count of keys are written.
+            // SAFETY: `keys` must have room for the box's count of cubes (`forEachNear`'s scratch
+            // has `boxLimit`, and boxes larger than that descend instead): each cube of the box
+            // is written at most once, at the count of those before it.
             @inline(__always)
             func keys(
                 around point: Geodesy.Point, lo: (x: UInt32, y: UInt32, z: UInt32),
@@ -177,10 +183,9 @@ extension FenceIndex {
                     for j in first[v]...last[v] {
                         let g = gu + FenceIndex.axisGap(p[v], j, cell: cell, side: cell)
                         guard g <= limit else { continue }
-                        // The ball along w, a micrometre wider than its rounding can make it.
-                        let r = (limit - g).squareRoot() * (1 + 1e-12) + 1e-6
-                        var from = Swift.max(first[w], FenceIndex.cube(p[w] - r, cell))
-                        var to = Swift.min(last[w], FenceIndex.cube(p[w] + r, cell))
+                        let run = FenceIndex.ballRun(p[w], limit: limit, beyond: g, cell: cell)
+                        var from = Swift.max(first[w], run.first)
+                        var to = Swift.min(last[w], run.last)
                         // The slab along w, a millionth of a cube wider each way.
                         let h = hu + cell * n[v] * Double(j)
                         let (a, b) = ((low - h) * perStep, (high - h) * perStep)
@@ -195,6 +200,7 @@ extension FenceIndex {
                         if e < Double(to) { to = UInt32(e) }
                         guard from <= to else { continue }
                         let kuv = ku | FenceIndex.spread(j) << sv
+                        assert(count + Int(to - from) < keys.count, "Slab.keys: more cubes than room")
                         for l in from...to {
                             keys[count] = kuv | FenceIndex.spread(l) << sw
                             count &+= 1
@@ -336,6 +342,19 @@ extension FenceIndex {
     ) -> Double {
         axisGap(point.x, i, cell: cell, side: side) + axisGap(point.y, j, cell: cell, side: side)
             + axisGap(point.z, l, cell: cell, side: side)
+    }
+
+    /// The cubes along an axis, first to last, that a block gap test can keep for a point at
+    /// `c` on that axis, when the other two axes' squared gaps sum to `g` (≤ `limit`): every
+    /// cube m with g + axisGap(c, m) ≤ limit as rounded, and now and then one more. The sum can
+    /// round down onto `limit` when the gap's square is below an ulp of it (a point a
+    /// micrometre from a cube's face, on a column the ball just grazes), so the root is taken
+    /// of 2^-50 of the limit more; the gap's own rounding is relative, covered by 1e-12 of it,
+    /// and a micrometre is added for the cube numbers' rounding.
+    @inline(__always)
+    static func ballRun(_ c: Double, limit: Double, beyond g: Double, cell: Double) -> (first: UInt32, last: UInt32) {
+        let r = (limit - g + limit * 0x1p-50).squareRoot() * (1 + 1e-12) + 1e-6
+        return (cube(c - r, cell), cube(c + r, cell))
     }
 
     /// The squared gap along one axis between the coordinate `v` and the block of `side` metres

@@ -83,8 +83,9 @@ extension DecimalNumber {
     /// picks among the one or two decimals a digit shorter, or the two nearest, the one
     /// inside. Here −k is 0 to 27 (x ≥ 1e-11 > 2^−37 makes q ≥ −89): 10^−k = 5^−k · 2^−k with
     /// 5^−k below 2^64, so the 128-bit factor is 5^−k shifted to its top bit with a low half
-    /// of 0, and each scaling one 64 × 64-bit multiplication. `writesDescriptionDigitsForEveryPath` checks it against Swift's
-    /// own shortest form.
+    /// of 0, and each scaling one 64 × 64-bit multiplication. Checked against Swift's own
+    /// shortest form: `writesDescriptionDigitsForEveryPath` from 1e-7 up, `ProbabilityFormTests`
+    /// from 1e-12 to 1e-7.
     @inline(__always)
     static func shortest(_ x: Double) -> (digits: UInt64, exponent: Int) {
         let bits = x.bitPattern
@@ -407,7 +408,7 @@ extension DecimalNumber {
     /// exponent in two digits (`4.3097403135165446e-08`, `1e-10`). --trace prints p for every
     /// fence down to 1e-12, most of them in this range, and `description` was 12-15% of its
     /// time. Below 1e-11 (which `shortest`'s table does not reach) `description` writes it.
-    // SAFETY: `p` has room for 24 bytes (the caller's buffer, for the call): 17 digits, a
+    // SAFETY: `p` has room for 22 bytes (the caller's buffer, for the call): 17 digits, a
     // point, `e-` and two digits.
     @inline(__always)
     static func writeExponentForm(_ magnitude: Double, to p: UnsafeMutablePointer<UInt8>) -> Int {

@@ -152,11 +152,13 @@ public struct FenceRuleTool: Tool {
     /// A fix's line under --trace: the line with a `fences` member of every entry, written a
     /// few hundred entries at a time, so that the output buffer stays small however many there
     /// are (a fix with a hacc of thousands of kilometres among a million fences has a million:
-    /// made whole, its line took 83 MB and the run 405 MiB).
+    /// made whole, its line took 83 MB and the run 412 MiB). The same bytes as `RawLines`'
+    /// `.appending` of the whole member, its newline included.
     static func writeTraced(
         _ line: UnsafeBufferPointer<UInt8>, _ reported: [(Int, Double, Double, Bool)], fences: FenceTable,
         to document: inout RecordOutput<RawLines>
     ) throws(OutputError) {
+        // SAFETY: `at`'s head and tail lie inside `line`, the caller's for the call.
         guard let at = RawRecord.memberInsertion(in: line) else {
             try document.write(.unchanged(line))
             return
