@@ -210,9 +210,10 @@ extension FenceIndex {
                 return count
             }
 
-            /// Whether cube (i, j, l) may hold a surface point within the chord (both sides
-            /// tested, without a branch between them).
-            @inline(__always)
+            /// Whether cube (i, j, l) may hold a surface point within the chord: the slab's test
+            /// for one cube, which `keys` solves for a whole column instead. No query calls it
+            /// any more; it stays as the statement the slab's geometry is proved against and
+            /// `keys` is checked against (`FenceIndexNearTests`).
             func crosses(_ i: UInt32, _ j: UInt32, _ l: UInt32) -> Bool {
                 let h = h0 + cell * (nx * Double(i) + ny * Double(j) + nz * Double(l))
                 return (h - extent <= above ? 1 : 0) & (h + extent >= -below ? 1 : 0) == 1
