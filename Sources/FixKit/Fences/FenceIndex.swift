@@ -67,6 +67,13 @@ public final class FenceIndex {
         var radius: Double
     }
 
+    /// A fence's Earth-centred centre, in file order while the index is built.
+    struct Centre {
+        var x: Double
+        var y: Double
+        var z: Double
+    }
+
     /// An occupied cube: its Morton key and its fences, `slots[start..<end]`, largest radius
     /// first.
     struct Cube {
@@ -145,20 +152,35 @@ public final class FenceIndex {
             maxRadius[level] = max(maxRadius[level], radius)
         }
         for level in 0..<FenceIndex.levelCount { levelStart[level + 1] += levelStart[level] }
-        // Each fence's slot in file order, its Earth-centred coordinates worked out once, and
-        // each level's stretch its fences' cube keys and numbers, in file order.
-        // SAFETY: scratch for the build, freed by the `defer` when `init` returns; every one of the
-        // n entries of each is written below (`unsorted` at each k < n, `keys` and `order` once for
-        // each fence, at its level's `fill`, which stays inside its level's stretch of `levelStart`)
-        // before any is read.
-        let unsorted = System.allocateLarge(Slot.self, capacity: n)
-        let keys = System.allocateLarge(UInt64.self, capacity: n)
-        let order = System.allocateLarge(UInt32.self, capacity: n)
-        defer {
-            unsorted.deallocate()
-            keys.deallocate()
-            order.deallocate()
-        }
+        // The build touches as little fresh memory as it can: on a virtual machine a page's first
+        // write is the costly part of loading a million fences (the kernel zeroes it, and the host
+        // may have to back it first). Each block below is written from its start once, and the
+        // build's scratch lives in blocks the index keeps:
+        // - each fence's centre in file order (`centres`, its Earth-centred coordinates worked out
+        //   once), whose first bytes become the hash tables once every slot is gathered, the rest
+        //   handed back;
+        // - each level's sort order in `originals` itself (file numbers, sorted with the keys);
+        // - the cube keys in the last quarter of the slots' block, and each level's sort's scratch
+        //   in the stretch of slots the level fills next (see `slotMemory`).
+        // SAFETY: `centres` is written at every k < n in the first pass, read while the slots are
+        // gathered, and then becomes `buckets` (see there), freed in `deinit`.
+        let centres = System.allocateLarge(Centre.self, capacity: n)
+        // SAFETY: the index's slots, 32 bytes a fence (`Slot`'s stride, checked below), lent
+        // meanwhile in two ways that the slots never overlap while either is in use:
+        // - the keys, 8 bytes a fence from byte 24n: level L's slots, bytes 32·first ..< 32·end,
+        //   end below the keys of every later level (from 24n + 8·end on, since end ≤ n); a
+        //   level's own keys are read (its cubes made) before its slots are written;
+        // - level L's sort's scratch, 12 bytes a fence from byte 32·first: below its own keys
+        //   (24·first + 12·size ≤ 24·end ≤ 24n).
+        // Each part is bound to the type it holds while it holds it; the whole is bound to `Slot`
+        // at the end, every slot initialized by then.
+        assert(MemoryLayout<Slot>.stride == 32, "FenceIndex: the keys' place assumes 32-byte slots")
+        let slotMemory = UnsafeMutableRawPointer(System.allocateLarge(Slot.self, capacity: n))
+        let keys = (slotMemory + 24 * n).bindMemory(to: UInt64.self, capacity: n)
+        // SAFETY: written once for each fence in the first pass (its level's `fill` place), read by
+        // the sort and the slots' gathering; freed in `deinit`.
+        let originals = System.allocateLarge(UInt32.self, capacity: n)
+        self.originals = originals
         // Each level's next place, through a pointer: an array's write checked its uniqueness
         // (a call) for every fence.
         var fill = levelStart
@@ -171,21 +193,14 @@ public final class FenceIndex {
                 fill[level] += 1
                 keys[at] = FenceIndex.morton(
                     FenceIndex.cube(c.x, cell), FenceIndex.cube(c.y, cell), FenceIndex.cube(c.z, cell))
-                order[at] = UInt32(k)
-                (unsorted + k).initialize(to: Slot(x: c.x, y: c.y, z: c.z, radius: radii[k]))
+                originals[at] = UInt32(k)
+                (centres + k).initialize(to: Centre(x: c.x, y: c.y, z: c.z))
             }
         }
         levelOf = []
-        // Sorted by key within each level (stable: a cube's fences stay in file order), the
-        // slots gathered in that order (independent reads, which overlap: a walk along the
-        // permutation's cycles in place waits on each), and the runs of equal keys made cubes.
-        // SAFETY: the index's own buffers (see the stored properties): entry e is initialized once,
-        // below, as the sort of its level reaches it; every e in 0..<n is some level's, and every
-        // order[e] a fence number k < n.
-        let slots = System.allocateLarge(Slot.self, capacity: n)
-        let originals = System.allocateLarge(UInt32.self, capacity: n)
-        self.slots = slots
-        self.originals = originals
+        // Sorted by key within each level (stable: a cube's fences stay in file order), the runs
+        // of equal keys made cubes, and the slots gathered in that order (independent reads, which
+        // overlap: a walk along the permutation's cycles in place waits on each).
         // SAFETY: the index's cubes, at most one a fence: each level's run writes a cube at every
         // fence's place and keeps (counts) the ones that start a new key, so the first `cubeCount`
         // are initialized, in order; a write past the last kept one stays below n (there are
@@ -198,11 +213,8 @@ public final class FenceIndex {
         for level in 0..<FenceIndex.levelCount where levelStart[level] < levelStart[level + 1] {
             let first = levelStart[level]
             let end = levelStart[level + 1]
-            FenceIndex.radixSort(keys: keys + first, numbers: order + first, count: end - first)
-            for e in first..<end {
-                (slots + e).initialize(to: unsorted[Int(order[e])])
-                (originals + e).initialize(to: order[e])
-            }
+            FenceIndex.radixSort(
+                keys: keys + first, numbers: originals + first, count: end - first, scratch: slotMemory + 32 * first)
             let firstCube = cubeCount
             // The runs of equal keys made cubes: every fence writes a cube starting at itself,
             // kept (counted) only where its key differs from the one before, as a run's length
@@ -215,6 +227,14 @@ public final class FenceIndex {
                 (cubes + cubeCount).initialize(to: Cube(key: key, start: UInt32(e), end: 0))
                 cubeCount += key != previous ? 1 : 0
                 previous = key
+            }
+            // SAFETY: the level's stretch of the slots (see `slotMemory`): its keys are read, its
+            // sort is done, and every place in it is initialized here.
+            let slots = (slotMemory + 32 * first).bindMemory(to: Slot.self, capacity: end - first) - first
+            for e in first..<end {
+                let k = Int(originals[e])
+                let c = centres[k]
+                (slots + e).initialize(to: Slot(x: c.x, y: c.y, z: c.z, radius: radii[k]))
             }
             for c in firstCube..<cubeCount {
                 let m = Int(cubes[c].start)
@@ -245,13 +265,23 @@ public final class FenceIndex {
                     endCube: cubeCount, firstBucket: bucketCount, mask: size - 1))
             bucketCount += size
         }
+        // SAFETY: every slot is initialized (each level's stretch, and the levels cover 0..<n).
+        self.slots = slotMemory.bindMemory(to: Slot.self, capacity: max(1, n))
         cubeTotal = cubeCount
         largestRadius = maxRadius.max() ?? -1
         // SAFETY: every level's hash table, each `mask + 1` entries from its `firstBucket`, all
         // initialized to 0 (empty) at once; a probe is masked, so it stays in its level's table, and
         // each table has at least twice as many entries as cubes, so a free bucket is always found.
-        let buckets = System.allocateLarge(UInt32.self, capacity: bucketCount)
+        // They take the first bytes of `centres`, read no more: a table has fewer than four
+        // buckets a cube (the least power of two at least twice its cubes, and at least 2), so
+        // all take at most 16 bytes a fence (4 a bucket), within the 24 of a centre; the rest of
+        // the centres' pages are handed back to the system.
+        let centreBytes = max(1, n) * MemoryLayout<Centre>.stride
+        let bucketBytes = max(1, bucketCount) * MemoryLayout<UInt32>.stride
+        precondition(bucketBytes <= centreBytes, "FenceIndex: the hash tables outgrew the centres' block")
+        let buckets = UnsafeMutableRawPointer(centres).bindMemory(to: UInt32.self, capacity: max(1, bucketCount))
         buckets.initialize(repeating: 0, count: max(1, bucketCount))
+        System.releaseLarge(UnsafeMutableRawPointer(buckets), keeping: bucketBytes, of: centreBytes)
         self.buckets = buckets
         for level in built {
             let table = buckets + level.firstBucket

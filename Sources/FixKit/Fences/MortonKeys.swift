@@ -38,7 +38,15 @@ extension FenceIndex {
     /// not 12 in two (the varying bits are some 36 for fences within 100 km); packing and
     /// splitting cost two sequential passes more. The bits above the varying ones, which the
     /// shift drops, are the same in every key, and are put back from any one of them.
-    static func radixSort(keys a: UnsafeMutablePointer<UInt64>, numbers v: UnsafeMutablePointer<UInt32>, count n: Int) {
+    ///
+    /// `scratch`, if given, is memory for the sort's other half: at least 12 bytes a key,
+    /// 8-byte aligned, bound to nothing the sort reads (the index lends the stretch of its slots
+    /// that the sorted level fills next, so that the sort touches no fresh memory of its own).
+    /// Without it the sort allocates its own.
+    static func radixSort(
+        keys a: UnsafeMutablePointer<UInt64>, numbers v: UnsafeMutablePointer<UInt32>, count n: Int,
+        scratch: UnsafeMutableRawPointer? = nil
+    ) {
         guard n > 1 else { return }
         var all: UInt64 = ~0
         var any: UInt64 = 0
@@ -51,12 +59,12 @@ extension FenceIndex {
         let high = 64 - (all ^ any).leadingZeroBitCount
         let width = largest.bitWidth - largest.leadingZeroBitCount
         guard high + width <= 64, width > 0 else {
-            radixSort(keys: a, values: v, count: n)
+            radixSort(keys: a, values: v, count: n, scratch: scratch)
             return
         }
         let shift = UInt64(width)
         for i in 0..<n { a[i] = a[i] << shift | UInt64(v[i]) }
-        radixSort(keys: a, values: nil, count: n, fromBit: width)
+        radixSort(keys: a, values: nil, count: n, fromBit: width, scratch: scratch)
         // The bits from `high` up, which every key shares (none when high is 64: width is then 0).
         let shared = all & ~((1 << UInt64(high)) &- 1)
         let mask = (UInt64(1) << shift) - 1
@@ -99,9 +107,11 @@ extension FenceIndex {
     /// bits that differ between keys are sorted on, in as few passes of at most 12 bits as
     /// they need, with every pass's counts taken in one read (the fences of one region share
     /// the high bits of their cubes' keys), and a pass whose digit is the same in every key is
-    /// skipped.
+    /// skipped. `scratch`: as in `radixSort(keys:numbers:count:scratch:)` (8 bytes a key
+    /// without values).
     static func radixSort(
-        keys a: UnsafeMutablePointer<UInt64>, values v: UnsafeMutablePointer<UInt32>?, count n: Int, fromBit: Int = 0
+        keys a: UnsafeMutablePointer<UInt64>, values v: UnsafeMutablePointer<UInt32>?, count n: Int, fromBit: Int = 0,
+        scratch lent: UnsafeMutableRawPointer? = nil
     ) {
         guard n > 1 else { return }
         var all: UInt64 = ~0
@@ -164,14 +174,26 @@ extension FenceIndex {
                 for p in 0..<passes { counts[p * buckets + Int((x >> UInt64(low + p * digit)) & mask)] += 1 }
             }
         }
-        // SAFETY: the other half of each pass, n entries (n values too when paired), freed by the
-        // `defer`; each pass writes all n before the next reads them, at places the prefix sums of
-        // `counts` give, which are a permutation of 0..<n. The caller's `a` and `v` hold n entries.
-        let scratch = System.allocateLarge(UInt64.self, capacity: n)
-        let scratchValues = v == nil ? nil : System.allocateLarge(UInt32.self, capacity: n)
+        // SAFETY: the other half of each pass, n entries (n values too when paired): the caller's
+        // (its n keys, then n values, within the 12 bytes a key it lends, bound here to the types
+        // the sort writes and nothing read through another type meanwhile), else allocated here
+        // and freed by the `defer`; each pass writes all n before the next reads them, at places
+        // the prefix sums of `counts` give, which are a permutation of 0..<n. The caller's `a`
+        // and `v` hold n entries.
+        let scratch: UnsafeMutablePointer<UInt64>
+        let scratchValues: UnsafeMutablePointer<UInt32>?
+        if let lent {
+            scratch = lent.bindMemory(to: UInt64.self, capacity: n)
+            scratchValues = v == nil ? nil : (lent + 8 * n).bindMemory(to: UInt32.self, capacity: n)
+        } else {
+            scratch = System.allocateLarge(UInt64.self, capacity: n)
+            scratchValues = v == nil ? nil : System.allocateLarge(UInt32.self, capacity: n)
+        }
         defer {
-            scratch.deallocate()
-            scratchValues?.deallocate()
+            if lent == nil {
+                scratch.deallocate()
+                scratchValues?.deallocate()
+            }
         }
         var src = a
         var dst = scratch

@@ -83,6 +83,23 @@ enum System {
         return UnsafeMutablePointer<T>.allocate(capacity: max(1, count))
     }
 
+    /// Hands back to the system the pages of an `allocateLarge` block of `total` bytes past its
+    /// first `keeping` bytes: whole 2 MiB pages only (a block that large is aligned to them), so
+    /// that no huge page is split. The block stays allocated, to be freed as usual; a later
+    /// write to the pages handed back finds them zeroed. Elsewhere (macOS, and blocks below
+    /// 4 MiB) it does nothing.
+    // SAFETY: `p` is an `allocateLarge` block of at least `total` bytes, owned by the caller, who
+    // reads nothing past `keeping` in it after this without writing it first.
+    static func releaseLarge(_ p: UnsafeMutableRawPointer, keeping: Int, of total: Int) {
+        #if os(Linux)
+            let huge = 2 << 20
+            guard total >= 2 * huge else { return }
+            let from = (keeping + huge - 1) & ~(huge - 1)
+            let to = total & ~(huge - 1)
+            if to > from { _ = madvise(p + from, to - from, MADV_DONTNEED) }
+        #endif
+    }
+
     /// Moves the first `used` elements of `p` (trivial ones) into a new `allocateLarge` block of
     /// `capacity`, frees `p`, and returns the new block: a growable buffer's growth.
     // SAFETY: `p` is an allocated block whose first `used` elements are initialized, owned by the
