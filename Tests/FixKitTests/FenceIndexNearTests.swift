@@ -191,6 +191,58 @@ struct FenceIndexNearTests {
         #expect(grazing > 1_000, "\(grazing) cubes kept beyond the point's own")
     }
 
+    /// An index large enough that its blocks take huge pages (its centres' block then handed
+    /// back past the hash tables), over many levels: the build lends the slots' block to the
+    /// keys and to each level's sort, and the centres' block to the hash tables, so every slot
+    /// must still hold its own fence's centre and radius, every fence one slot, and the queries
+    /// find what every fence's chord says.
+    @Test func aLargeIndexOverManyLevelsKeepsEveryFence() {
+        var r = Random(880_042)
+        let hub = (46.2, 6.1)
+        var fences: [Fence] = []
+        for _ in 0..<190_000 {
+            let c = FenceIndexBruteForceTests.point(
+                hub, east: r.range(-15_000, 15_000), north: r.range(-15_000, 15_000))
+            fences.append(Fence(id: "d\(fences.count)", lat: c.0, lon: c.1, radius: r.logRange(5, 3_000)))
+        }
+        for _ in 0..<10_000 {
+            let lat = asin(r.range(-1, 1)) * 180 / .pi
+            fences.append(
+                Fence(id: "g\(fences.count)", lat: lat, lon: r.range(-180, 180), radius: r.logRange(5, 2_000_000)))
+        }
+        let index = FenceIndex(fences)
+        #expect(index.levels.count >= 8, "\(index.levels.count) levels")
+        let centres = fences.map { Geodesy.Point(lat: $0.lat, lon: $0.lon) }
+        var wrong = 0
+        for k in fences.indices {
+            let place = index.place(of: k)
+            let slot = index.slots[place]
+            let c = centres[k]
+            if Int(index.originals[place]) != k || slot.x != c.x || slot.y != c.y || slot.z != c.z
+                || slot.radius != fences[k].radius
+            {
+                wrong += 1
+            }
+        }
+        #expect(wrong == 0, "\(wrong) fences without their own slot")
+        for q in 0..<40 {
+            let at =
+                q % 4 == 3
+                ? (asin(r.range(-1, 1)) * 180 / .pi, r.range(-180, 180))
+                : FenceIndexBruteForceTests.point(hub, east: r.range(-16_000, 16_000), north: r.range(-16_000, 16_000))
+            let point = Geodesy.Point(lat: at.0, lon: at.1)
+            let rho = [0.0, 256, 2_000][q % 3]
+            var found: [Int] = []
+            index.forEachNear(point, within: rho) { _, k, _ in found.append(k) }
+            let expected = fences.indices.filter { k in
+                let c = centres[k]
+                let limit = FenceIndex.reach(fences[k].radius) + rho
+                return FenceIndex.chordSquared(point, c.x, c.y, c.z) <= limit * limit
+            }
+            #expect(found.sorted() == expected, "query \(q) at \(at), rho \(rho)")
+        }
+    }
+
     /// `place(of:)` is the inverse of the slots' fence numbers.
     @Test func placeOfInvertsTheSlotsOrder() {
         var r = Random(606)
