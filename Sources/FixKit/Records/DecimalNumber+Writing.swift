@@ -394,9 +394,9 @@ extension DecimalNumber {
     /// `xsd:decimal` has no exponent.
     public static func writeCompact(_ value: Double, into out: inout [UInt8]) {
         guard value != 0, abs(value) < 1e-7 else { return write(value, into: &out) }
-        // SAFETY: a stack buffer of 32 bytes (`maxCompactWidth`), alive for the closure only;
-        // the bytes written are copied into `out` before it ends.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { b in
+        // SAFETY: a stack buffer of `exponentFormWidth` bytes (`maxCompactWidth` here), alive for
+        // the closure only; the bytes written are copied into `out` before it ends.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: exponentFormWidth) { b in
             guard let p = b.baseAddress else { return }
             let n = writeCompact(value, to: p)
             out.append(contentsOf: UnsafeBufferPointer(start: p, count: n))
@@ -428,10 +428,13 @@ extension DecimalNumber {
         return n + 4
     }
 
-    /// The most bytes `writeCompact(_:to:)` writes for `value`: Swift's exponent form of a
+    /// The room `writeCompact` keeps for a magnitude below 1e-7: Swift's exponent form of a
     /// double is at most 24 bytes (`-2.2250738585072014e-308`).
+    static let exponentFormWidth = 32
+
+    /// The most bytes `writeCompact(_:to:)` writes for `value`.
     static func maxCompactWidth(_ value: Double) -> Int {
-        value != 0 && abs(value) < 1e-7 ? 32 : maxWidth(value)
+        value != 0 && abs(value) < 1e-7 ? exponentFormWidth : maxWidth(value)
     }
 
     /// Writes what `writeCompact(_:into:)` appends at `p`, which has room for
@@ -448,7 +451,7 @@ extension DecimalNumber {
         var text = value.description
         return text.withUTF8 { u in
             guard let base = u.baseAddress else { return 0 }
-            precondition(u.count <= 32, "a double's description wider than maxCompactWidth")
+            precondition(u.count <= exponentFormWidth, "a double's description wider than maxCompactWidth")
             p.update(from: base, count: u.count)
             return u.count
         }
