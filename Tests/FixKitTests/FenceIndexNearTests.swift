@@ -191,8 +191,8 @@ struct FenceIndexNearTests {
         #expect(grazing > 1_000, "\(grazing) cubes kept beyond the point's own")
     }
 
-    /// An index large enough that its blocks take huge pages (its centres' block then handed
-    /// back past the hash tables), over many levels: the build lends the slots' block to the
+    /// An index large enough that its blocks are `System.allocateLarge`'s own pages (its
+    /// centres' block then handed back past the hash tables), over many levels: the build lends the slots' block to the
     /// keys and to each level's sort, and the centres' block to the hash tables, so every slot
     /// must still hold its own fence's centre and radius, every fence one slot, and the queries
     /// find what every fence's chord says.

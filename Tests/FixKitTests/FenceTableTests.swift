@@ -53,16 +53,59 @@ struct FenceTableTests {
         #expect(buffer[0] == 7)
     }
 
-    /// A large block is usable end to end, and on Linux aligned to the 2 MiB of a huge page.
-    @Test func largeBlocksAreWholeAndAligned() {
+    /// A large block is usable end to end, and on Linux page-aligned and advised out of
+    /// transparent huge pages (its mapping's `VmFlags` in /proc/self/smaps say `nh`).
+    @Test func largeBlocksAreWholeAndAligned() throws {
         for count in [0, 1, 1_000, 3 << 20] {
             let p = System.allocateLarge(UInt32.self, capacity: count)
             defer { p.deallocate() }
             for i in 0..<count { p[i] = UInt32(truncatingIfNeeded: i) }
             #expect((0..<count).allSatisfy { p[$0] == UInt32(truncatingIfNeeded: $0) })
             #if os(Linux)
-                if count * 4 >= 4 << 20 { #expect(Int(bitPattern: p) % (2 << 20) == 0) }
+                if count * 4 >= System.largeBlock {
+                    #expect(Int(bitPattern: p) % System.pageBytes == 0)
+                    let flags = try #require(Self.vmFlags(containing: UInt(bitPattern: p)))
+                    #expect(flags.contains("nh"), "VmFlags: \(flags)")
+                }
             #endif
         }
     }
+
+    /// Handing back a large block's pages past what is kept: the kept bytes, and the rest of
+    /// the page they end in, are untouched; every page after reads as zero.
+    @Test func releasedPagesOfALargeBlockReadAsZero() {
+        let count = System.largeBlock + 3 * System.pageBytes
+        let p = System.allocateLarge(UInt8.self, capacity: count)
+        defer { p.deallocate() }
+        p.initialize(repeating: 0xA5, count: count)
+        let keeping = 5 * System.pageBytes + 17
+        System.releaseLarge(UnsafeMutableRawPointer(p), keeping: keeping, of: count)
+        let kept = 6 * System.pageBytes
+        #expect((0..<kept).allSatisfy { p[$0] == 0xA5 })
+        #if os(Linux)
+            #expect((kept..<count).allSatisfy { p[$0] == 0 })
+        #else
+            #expect((kept..<count).allSatisfy { p[$0] == 0xA5 })
+        #endif
+    }
+
+    #if os(Linux)
+        /// The `VmFlags` line of the mapping that holds `address`, from /proc/self/smaps.
+        static func vmFlags(containing address: UInt) -> String? {
+            // Read to its end: /proc files report a size of 0.
+            guard let bytes = try? readWholeFile("/proc/self/smaps") else { return nil }
+            let text = String(decoding: bytes, as: UTF8.self)
+            var inside = false
+            for line in text.split(separator: "\n") {
+                let fields = line.split(separator: " ", maxSplits: 1)
+                if let range = fields.first, range.contains("-"), !range.hasSuffix(":") {
+                    let ends = range.split(separator: "-").compactMap { UInt($0, radix: 16) }
+                    inside = ends.count == 2 && ends[0] <= address && address < ends[1]
+                } else if inside, line.hasPrefix("VmFlags:") {
+                    return String(line.dropFirst("VmFlags:".count))
+                }
+            }
+            return nil
+        }
+    #endif
 }

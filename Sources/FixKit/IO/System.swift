@@ -59,43 +59,53 @@ enum System {
         #endif
     }
 
-    /// Memory for `count` values of `T`, uninitialized, to be freed with `deallocate()`. A block
-    /// of 4 MiB or more is aligned to 2 MiB, rounded up to a multiple of it, and the kernel asked
-    /// to back it with transparent huge pages before anything is written to it: a first write
-    /// then faults in 2 MiB instead of 4 KiB. fencerule's index of a million fences writes
-    /// 150 MiB once; in 4 KiB pages that was 38,900 faults and a quarter of loading the fences
-    /// (sys 0.09 s of 0.40 s). Elsewhere (macOS, where there are no such pages to ask for) and
-    /// for smaller blocks, the usual allocation.
+    /// Memory for `count` values of `T`, uninitialized, to be freed with `deallocate()`. On Linux
+    /// a block of 4 MiB or more is page-aligned, a whole number of pages, and kept out of
+    /// transparent huge pages (`MADV_NOHUGEPAGE`, whatever the system's THP setting): its first
+    /// writes then fault in 4 KiB pages. Huge pages fault 512 times less often, but on a virtual
+    /// machine whose balloon hands free memory back to the host (free page reporting, as on
+    /// these Firecracker VMs: blocks of 8 MiB and up), a huge page is made of memory the host
+    /// must back again page by page: 100 MiB written once took 0.20 to 0.42 s of system time in
+    /// 2 MiB pages unless a process had freed them a moment before (then 0.012 s), and 0.05 to
+    /// 0.07 s in 4 KiB pages every time. fencerule's noisy case (a million fences, about
+    /// 110 MB written at load) took 0.29 s of system time in huge pages and 0.11 s without, over
+    /// 16 rounds run in turn with the one-fence run, with about the same user time (0.01 to
+    /// 0.05 s more in 4 KiB pages). Run back to back, as a benchmark's repeated runs are, huge
+    /// pages mostly came just freed and cost 0.06 to 0.08 s: 4 KiB pages give up that best case
+    /// for a cost that does not depend on what ran before. Elsewhere (macOS) and for smaller
+    /// blocks, the usual allocation.
     static func allocateLarge<T>(_: T.Type, capacity count: Int) -> UnsafeMutablePointer<T> {
         #if os(Linux)
-            let huge = 2 << 20
             let bytes = max(1, count) * MemoryLayout<T>.stride
-            if bytes >= 2 * huge, MemoryLayout<T>.alignment <= huge {
-                let rounded = (bytes + huge - 1) & ~(huge - 1)
+            if bytes >= largeBlock, MemoryLayout<T>.alignment <= pageBytes {
+                let rounded = (bytes + pageBytes - 1) & ~(pageBytes - 1)
                 // SAFETY: a fresh block of `rounded` bytes, aligned as asked; `madvise` only
-                // advises (its failure, with THP set to "never", changes nothing), and the block
+                // advises (its failure, where THP is not built in, changes nothing), and the block
                 // is bound to T once, before any use.
-                let raw = UnsafeMutableRawPointer.allocate(byteCount: rounded, alignment: huge)
-                _ = madvise(raw, rounded, MADV_HUGEPAGE)
+                let raw = UnsafeMutableRawPointer.allocate(byteCount: rounded, alignment: pageBytes)
+                _ = madvise(raw, rounded, MADV_NOHUGEPAGE)
                 return raw.bindMemory(to: T.self, capacity: count)
             }
         #endif
         return UnsafeMutablePointer<T>.allocate(capacity: max(1, count))
     }
 
+    /// The size from which `allocateLarge` gives page-aligned blocks of their own pages.
+    static let largeBlock = 4 << 20
+    /// The pages `allocateLarge` and `releaseLarge` work in.
+    static let pageBytes = 4096
+
     /// Hands back to the system the pages of an `allocateLarge` block of `total` bytes past its
-    /// first `keeping` bytes: whole 2 MiB pages only (a block that large is aligned to them), so
-    /// that no huge page is split. The block stays allocated, to be freed as usual; a later
-    /// write to the pages handed back finds them zeroed. Elsewhere (macOS, and blocks below
-    /// 4 MiB) it does nothing.
+    /// first `keeping` bytes: whole pages only (a block that large is page-aligned). The block
+    /// stays allocated, to be freed as usual; a later write to the pages handed back finds them
+    /// zeroed. Elsewhere (macOS, and blocks below `largeBlock`) it does nothing.
     // SAFETY: `p` is an `allocateLarge` block of at least `total` bytes, owned by the caller, who
     // reads nothing past `keeping` in it after this without writing it first.
     static func releaseLarge(_ p: UnsafeMutableRawPointer, keeping: Int, of total: Int) {
         #if os(Linux)
-            let huge = 2 << 20
-            guard total >= 2 * huge else { return }
-            let from = (keeping + huge - 1) & ~(huge - 1)
-            let to = total & ~(huge - 1)
+            guard total >= largeBlock else { return }
+            let from = (keeping + pageBytes - 1) & ~(pageBytes - 1)
+            let to = total & ~(pageBytes - 1)
             if to > from { _ = madvise(p + from, to - from, MADV_DONTNEED) }
         #endif
     }
