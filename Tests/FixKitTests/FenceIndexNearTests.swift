@@ -192,10 +192,10 @@ struct FenceIndexNearTests {
     }
 
     /// An index large enough that its blocks are `System.allocateLarge`'s own pages (its
-    /// centres' block then handed back past the hash tables), over many levels: the build lends the slots' block to the
-    /// keys and to each level's sort, and the centres' block to the hash tables, so every slot
-    /// must still hold its own fence's centre and radius, every fence one slot, and the queries
-    /// find what every fence's chord says.
+    /// centres' block then handed back past the hash tables), over many levels: the build
+    /// lends the slots' block to the keys and to each level's sort, and the centres' block to
+    /// the hash tables, so every slot must still hold its own fence's centre and radius, every
+    /// fence one slot, and the queries find what every fence's chord says.
     @Test func aLargeIndexOverManyLevelsKeepsEveryFence() {
         var r = Random(880_042)
         let hub = (46.2, 6.1)
