@@ -69,8 +69,8 @@ enum System {
     /// 2 MiB pages unless a process had freed them a moment before (then 0.012 s), and 0.05 to
     /// 0.07 s in 4 KiB pages every time. fencerule's noisy case (a million fences, about
     /// 110 MB written at load) took 0.29 s of system time in huge pages and 0.11 s without, over
-    /// 16 rounds run in turn with the one-fence run, with about the same user time (0.01 to
-    /// 0.05 s more in 4 KiB pages). Run back to back, as a benchmark's repeated runs are, huge
+    /// 16 rounds run in turn with the one-fence run; user time was 0.01 to 0.09 s more in 4 KiB
+    /// pages (TLB misses) in such sets of rounds. Run back to back, as a benchmark's repeated runs are, huge
     /// pages mostly came just freed and cost 0.06 to 0.08 s: 4 KiB pages give up that best case
     /// for a cost that does not depend on what ran before. Elsewhere (macOS) and for smaller
     /// blocks, the usual allocation.
