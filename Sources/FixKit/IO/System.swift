@@ -71,7 +71,7 @@ enum System {
     /// 110 MB written at load) took 0.29 s of system time in huge pages and 0.11 s without, over
     /// 16 rounds run in turn with the one-fence run; user time was 0.01 to 0.09 s more in 4 KiB
     /// pages (TLB misses) in such sets of rounds. Run back to back, as a benchmark's repeated runs are, huge
-    /// pages mostly came just freed and cost 0.06 to 0.08 s: 4 KiB pages give up that best case
+    /// pages mostly came just freed and cost 0.05 to 0.09 s: 4 KiB pages give up that best case
     /// for a cost that does not depend on what ran before. Elsewhere (macOS) and for smaller
     /// blocks, the usual allocation.
     static func allocateLarge<T>(_: T.Type, capacity count: Int) -> UnsafeMutablePointer<T> {
