@@ -42,7 +42,8 @@ public final class FenceIndex {
     /// - `originals`: each slot's fence number in `table`;
     /// - `cubes`: every level's occupied cubes, ascending by Morton key within a level;
     /// - `buckets`: every level's hash table from a cube's key to its place in `cubes` (plus
-    ///   one; 0 is an empty bucket).
+    ///   one; 0 is an empty bucket), in the first bytes of the block the build kept the
+    ///   fences' centres in (the rest of it handed back), which `deinit` frees through it.
     // SAFETY: the four buffers below are allocated once in `init`, initialized there in full
     // (`fenceCount` slots and originals, `cubeTotal` cubes, every bucket), live as long as the
     // index, and are freed only in `deinit`; no pointer to them leaves the class and its

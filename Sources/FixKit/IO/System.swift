@@ -62,17 +62,13 @@ enum System {
     /// Memory for `count` values of `T`, uninitialized, to be freed with `deallocate()`. On Linux
     /// a block of 4 MiB or more is page-aligned, a whole number of pages, and kept out of
     /// transparent huge pages (`MADV_NOHUGEPAGE`, whatever the system's THP setting): its first
-    /// writes then fault in 4 KiB pages. Huge pages fault 512 times less often, but on a virtual
-    /// machine whose balloon hands free memory back to the host (free page reporting, as on
-    /// these Firecracker VMs: blocks of 8 MiB and up), a huge page is made of memory the host
-    /// must back again page by page: 100 MiB written once took 0.20 to 0.42 s of system time in
-    /// 2 MiB pages unless a process had freed them a moment before (then 0.012 s), and 0.05 to
-    /// 0.07 s in 4 KiB pages every time. fencerule's noisy case (a million fences, about
-    /// 110 MB written at load) took 0.29 s of system time in huge pages and 0.11 s without, over
-    /// 16 rounds run in turn with the one-fence run; user time was 0.01 to 0.09 s more in 4 KiB
-    /// pages (TLB misses) in such sets of rounds. Run back to back, as a benchmark's repeated runs are, huge
-    /// pages mostly came just freed and cost 0.05 to 0.09 s: 4 KiB pages give up that best case
-    /// for a cost that does not depend on what ran before. Elsewhere (macOS) and for smaller
+    /// writes fault in 4 KiB pages. On a virtual machine whose balloon hands free memory back to
+    /// the host (free page reporting, as on the VMs the bench ran on), a huge page is mostly made
+    /// of memory the host must back again, 9 ms a page at its first write unless a process had
+    /// just freed it: fencerule's million fences took 0.29 s of system time in huge pages and
+    /// 0.11 s in 4 KiB pages, run in turn with another command; back to back, huge pages were
+    /// about 0.05 s cheaper. The 4 KiB pages' cost does not depend on what ran before
+    /// (bench/README.md, "Huge pages against 4 KiB pages"). Elsewhere (macOS) and for smaller
     /// blocks, the usual allocation.
     static func allocateLarge<T>(_: T.Type, capacity count: Int) -> UnsafeMutablePointer<T> {
         #if os(Linux)
