@@ -111,7 +111,7 @@ def rows():
         n, label = size_from(p, r"gpx2fix \((\d+) epochs\)") or (0, "")
         g, b, u = r["gpx2fix"], r.get("gpsbabel"), r.get("gpsbabel TZ=UTC")
         peer = f"GPSBabel {s(b)}; with TZ=UTC {s(u)}" if b else "GPSBabel not installed"
-        rat = f"{ratio(b, g, 1)}; TZ=UTC {ratio(u, g, 1)}" if b else ""
+        rat = f"{ratio(b, g, 1)}; TZ=UTC {ratio(u, g, 1)}" + interleaved("nmea-pairs.json") if b else ""
         found.append((f"NMEA, {n:,} epochs", f"gpx2fix {s(g)}, {mib(p.get(label))}", peer, rat,
                       "≥ 25x; ≥ 20x with TZ=UTC (issue 11)"))
 
@@ -123,6 +123,7 @@ def rows():
         sdk = (results("fit-sdk.json") or {}).get("garmin-fit-sdk")
         peer = "; ".join(x for x in (f"GPSBabel {s(b)}" if b else "", f"garmin-fit-sdk {s(sdk)}" if sdk else "") if x)
         rat = "; ".join(x for x in (f"GPSBabel {ratio(b, g, 1)}" if b else "", f"SDK {ratio(sdk, g, 0)}" if sdk else "") if x)
+        rat += interleaved("fit-pairs.json")
         found.append((f"FIT, {n:,} records", f"gpx2fix {s(g)}, {mib(p.get(label))}", peer, rat, "≥ 10x GPSBabel"))
 
     r, text = results("takeout.json"), summary("takeout-summary.txt")

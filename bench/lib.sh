@@ -79,9 +79,10 @@
 #                                   CPU time and from the fastest runs (two lines; none if no
 #                                   pair): on a shared machine wall time also counts waiting
 #                                   for a core, CPU time does not
-#       print_pairs(path, target)   the median of bench/cpu_pairs.py's rounds' ratios in its
-#                                   --out JSON at path, against "at most target", and the
-#                                   rounds' range (two lines)
+#       print_pairs(path, target, at_least=False)
+#                                   the median of bench/cpu_pairs.py's rounds' ratios in its
+#                                   --out JSON at path, against "at most target" (or "at
+#                                   least"), and the rounds' range (two lines)
 #   run_pairs WHAT OUT -- A ARG... -- B ARG...
 #                                   A and B in turn for $RUNS rounds (bench/cpu_pairs.py), the
 #                                   rounds written to OUT, after "== CPU time in interleaved
@@ -287,11 +288,12 @@ def print_checks(results, pairs, digits):
     print("  fastest runs:                 "
           + ", ".join(f"{a} / {b} = {fastest[a] / fastest[b]:.{digits}f}x" for a, b in pairs))
 
-def print_pairs(path, target):
+def print_pairs(path, target, at_least=False):
     pairs = json.load(open(path))
     r, ratios = pairs["median_ratio"], pairs["ratios"]
+    met = r >= target if at_least else r <= target
     print(f"  CPU time in interleaved pairs (median of {len(ratios)} rounds' ratios) = {r:.2f}x"
-          f"   (target: at most {target}x)   " + ("ok" if r <= target else "MISSED"))
+          f"   (target: at {'least' if at_least else 'most'} {target}x)   " + ("ok" if met else "MISSED"))
     print(f"    the rounds: {min(ratios):.2f}-{max(ratios):.2f}x")
 EOF
 )
