@@ -158,7 +158,7 @@ def rows():
         one, big = r["1 fences"], r["1000000 fences"]
         found.append((f"fencerule, {n:,} fixes (8 m noise), fences over 1000 km",
                       f"1 fence {s(one)}; 1M fences {s(big)}, {mib(p.get(f'1000000 fences, {n} fixes'))}", "",
-                      ratio(big, one), "≤ 2x"))
+                      ratio(big, one) + interleaved("fencerule-pairs.json"), "≤ 2x"))
     r = results("fencerule-noisy.json")
     if r:
         p = peaks(text)
