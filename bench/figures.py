@@ -101,7 +101,7 @@ def rows():
         n, label = size_from(p, r"gpx2fix \((\d+) points\)") or (0, "")
         g, x, b = r["gpx2fix"], r["xmllint --stream"], r.get("gpsbabel")
         peer = f"xmllint --stream {s(x)}" + (f"; GPSBabel {s(b)}, {mib(p.get(f'gpsbabel ({n} points)'))}" if b else "")
-        rat = f"{ratio(g, x)} xmllint" + (f"; GPSBabel {ratio(b, g, 1)} slower" if b else "")
+        rat = f"{ratio(g, x)} xmllint" + interleaved("gpx2fix-pairs.json") + (f"; GPSBabel {ratio(b, g, 1)} slower" if b else "")
         found.append((f"GPX, {n:,} points", f"gpx2fix {s(g)}, {mib(p.get(label))}", peer, rat,
                       "≤ 1.3x (issue 11: ≤ 1x); ≥ 5x; < 32 MiB"))
 

@@ -15,8 +15,12 @@
 #   BUILD_DIR  SwiftPM scratch path for the release build (default <repo>/.build)
 #   CALLGRIND  0 to skip counting instructions with valgrind on the N/10 file (about a minute)
 #
+# xmllint and gpx2fix also run in turn for RUNS rounds (bench/cpu_pairs.py): the median of the
+# rounds' CPU ratios decides issue 11's target, no slower than xmllint --stream.
+#
 # Output (bench/out/, git-ignored): the GPX files, hyperfine's gpx2fix.md and gpx2fix.json,
-# callgrind.*.out profiles, and summary.txt with everything printed after the build.
+# gpx2fix-pairs.json (cpu_pairs.py's rounds), callgrind.*.out profiles, and summary.txt with
+# everything printed after the build.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -51,8 +55,14 @@ args=(-n gpx2fix "$(q "$gpx2fix") $(q "$big") > /dev/null"
     -n "xmllint --stream" "xmllint --stream --noout $(q "$big")")
 ((have_gpsbabel)) && args+=(-n gpsbabel "gpsbabel -t -i gpx -f $(q "$big") -o unicsv -F /dev/null")
 run_hyperfine gpx2fix -- "${args[@]}"
+# gpx2fix and xmllint in turn, round after round, which decide issue 11's target of no slower
+# than xmllint: a shared machine's speed drifts between hyperfine's blocks (whole all.sh runs
+# gave 0.56x to 0.90x from the medians).
+pairs=$out/gpx2fix-pairs.json
+run_pairs "xmllint --stream and gpx2fix in turn" "$pairs" \
+    -- xmllint --stream --noout "$big" -- "$gpx2fix" "$big"
 
-summarize "$out/gpx2fix.json" <<'EOF'
+summarize "$out/gpx2fix.json" "$pairs" <<'EOF'
 results = load_results(sys.argv[1])
 print_medians(results, 17)
 g, x = results["gpx2fix"]["median"], results["xmllint --stream"]["median"]
@@ -66,6 +76,8 @@ if "gpsbabel" in results:
 else:
     print("  gpsbabel / gpx2fix         = n/a (gpsbabel not installed)")
 print_checks(results, [("gpx2fix", "xmllint --stream"), ("gpsbabel", "gpx2fix")], 2)
+print("gpx2fix / xmllint --stream, the two run in turn (issue 11: no slower)")
+print_pairs(sys.argv[2], 1)
 EOF
 say ""
 
