@@ -11,6 +11,8 @@
 # Environment:
 #   N          fixes (default 1000000)
 #   RUNS       timed runs of each command, after one warm-up run (default 5)
+#   PAIRS      rounds of the two commands run in turn (bench/cpu_pairs.py; default RUNS,
+#              at least 9)
 #   FENCERULE  a fencerule binary to use; with FIXSIM as well, no build is done
 #   FIXSIM     a fixsim binary to use
 #   BUILD_DIR  SwiftPM scratch path for the release build (default <repo>/.build)

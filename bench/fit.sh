@@ -12,6 +12,8 @@
 #   N          record messages in the big file (default 1000000); a file of N/10 is also
 #              made, to show that gpx2fix's peak memory does not grow with the input
 #   RUNS       timed runs of gpx2fix, cat and GPSBabel, after one warm-up run (default 5)
+#   PAIRS      rounds of the two commands run in turn (bench/cpu_pairs.py; default RUNS,
+#              at least 9)
 #   SDK        0 to leave out garmin-fit-sdk (pip install garmin-fit-sdk); SDK_RUNS runs of
 #              it (default 2, no warm-up: it is slow)
 #   GPX2FIX    a gpx2fix binary to use; no build is done

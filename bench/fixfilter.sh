@@ -12,6 +12,8 @@
 #   N          fixes in the big file (default 1000000); a file N/10 fixes long is also made,
 #              to show that fixfilter's peak memory does not grow with the input
 #   RUNS       timed runs of each command, after one warm-up run (default 5)
+#   PAIRS      rounds of the two commands run in turn (bench/cpu_pairs.py; default RUNS,
+#              at least 9)
 #   FIXFILTER  a fixfilter binary to use; no build is done
 #   BUILD_DIR  SwiftPM scratch path for the release build (default <repo>/.build)
 #   CALLGRIND  0 to skip counting fixfilter's instructions with valgrind on the N/10 file

@@ -11,6 +11,8 @@
 #   N          track points in the big file (default 1000000); a file N/10 points long is
 #              also made, to show that gpx2fix's peak memory does not grow with the input
 #   RUNS       timed runs of each command, after one warm-up run (default 5)
+#   PAIRS      rounds of the two commands run in turn (bench/cpu_pairs.py; default RUNS,
+#              at least 9)
 #   GPX2FIX    a gpx2fix binary to use; no build is done
 #   BUILD_DIR  SwiftPM scratch path for the release build (default <repo>/.build)
 #   CALLGRIND  0 to skip counting instructions with valgrind on the N/10 file (about a minute)

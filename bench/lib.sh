@@ -84,11 +84,13 @@
 #                                   --out JSON at path, against "at most target" (or "at
 #                                   least"), and the rounds' range (two lines)
 #   run_pairs WHAT OUT -- A ARG... -- B ARG...
-#                                   A and B in turn for $RUNS rounds (bench/cpu_pairs.py), the
-#                                   rounds written to OUT, after "== CPU time in interleaved
-#                                   pairs: WHAT": a drift of a shared machine's speed between
-#                                   hyperfine's blocks of runs moves a ratio of their means,
-#                                   not the rounds' ratios.                 reads RUNS, here
+#                                   A and B in turn for $PAIRS rounds (default $RUNS, at least
+#                                   9) (bench/cpu_pairs.py), the rounds written to OUT, after
+#                                   "== CPU time in interleaved pairs: WHAT": a drift of a
+#                                   shared machine's speed between hyperfine's blocks of runs
+#                                   moves a ratio of their means, not the rounds' ratios; a
+#                                   round of runs under 0.1 s can be off by half, so a median
+#                                   of three was not enough.          reads PAIRS, RUNS, here
 #
 # Peak memory (GNU time)
 #   say_peak_heading                says the heading of the peak memory section. reads summary
@@ -299,10 +301,11 @@ EOF
 )
 
 run_pairs() { # WHAT OUT -- A ARG... -- B ARG...
-    local what=$1 out_json=$2
+    local what=$1 out_json=$2 rounds=${PAIRS:-$((RUNS > 9 ? RUNS : 9))}
     shift 2
-    echo "== CPU time in interleaved pairs: $what, $RUNS rounds" >&2
-    python3 "$here/cpu_pairs.py" --rounds "$RUNS" --out "$out_json" "$@" >&2
+    [[ -z ${PAIRS:-} ]] || check_whole_number PAIRS 1 rounds
+    echo "== CPU time in interleaved pairs: $what, $rounds rounds" >&2
+    python3 "$here/cpu_pairs.py" --rounds "$rounds" --out "$out_json" "$@" >&2
 }
 
 summarize() { # ARG... <<'EOF' (a Python program)

@@ -14,6 +14,8 @@
 #   N          epochs in the big log (default 1000000); a log N/10 epochs long is also made,
 #              to show that gpx2fix's peak memory does not grow with the input
 #   RUNS       timed runs of each command, after one warm-up run (default 5)
+#   PAIRS      rounds of the two commands run in turn (bench/cpu_pairs.py; default RUNS,
+#              at least 9)
 #   GPX2FIX    a gpx2fix binary to use; no build is done
 #   BUILD_DIR  SwiftPM scratch path for the release build (default <repo>/.build)
 #   PYNMEA2    1 to add bench/py_nmea.py, a pynmea2 loop, to the comparison (pip install pynmea2)

@@ -12,6 +12,8 @@
 #   DAYS       days in the big log (default 30, at least 8); days 2 to 8 (Tuesday to Monday)
 #              make the week log, which holds the month's longest stay whole
 #   RUNS       timed runs of each command, after one warm-up run (default 3)
+#   PAIRS      rounds of the two commands run in turn (bench/cpu_pairs.py; default RUNS,
+#              at least 9)
 #   VISITS, FIXSIM, FIXFILTER  binaries to use; no build is done when all three are given
 #              (fixfilter is timed on the month too: the target is visits within 1.5x of it,
 #              in CPU time with the two run in turn for RUNS rounds by bench/cpu_pairs.py,
