@@ -23,7 +23,7 @@
 #              against 1,000,000 fences over a 100 km square around the same centre, one
 #              every 100 m on average, and against the one centre fence. Target: within 2x of
 #              the one fence, in CPU time: hyperfine's runs, and the two commands run in turn
-#              for RUNS rounds (bench/cpu_pairs.py), whose median ratio decides
+#              for PAIRS rounds (bench/cpu_pairs.py), whose median ratio decides
 #   LIMIT      0 to leave out the --limit and --trace cases (default 1). --limit: N/10 fixes
 #              against 1,000 fences over a continent (3,000 km) plus 20 fences of 20 m in
 #              London, with and without `--limit 20`, for two walks: one in London with a
@@ -38,7 +38,7 @@
 # (fixsim): one walk at 3 m/s, 20 fixes a second, 8 m of noise, east along the 47th parallel
 # from 75 km west of the centre, through the centre fence, cut at N fixes (1,000,000 fixes are
 # 150 km, and cross about 36 of the million fences). Target: the million within 2x of the one
-# fence; the two also run in turn for RUNS rounds (bench/cpu_pairs.py), whose median CPU
+# fence; the two also run in turn for PAIRS rounds (bench/cpu_pairs.py), whose median CPU
 # ratio decides, as in the noisy case.
 #
 # The load alone is `fencerule --fences F /dev/null`: no fixes, the same as `< /dev/null`.

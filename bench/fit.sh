@@ -20,7 +20,7 @@
 #   BUILD_DIR  SwiftPM scratch path for the release build (default <repo>/.build)
 #   CALLGRIND  0 to skip counting gpx2fix's instructions with valgrind on the N/10 file
 #
-# GPSBabel and gpx2fix also run in turn for RUNS rounds (bench/cpu_pairs.py): the median of
+# GPSBabel and gpx2fix also run in turn for PAIRS rounds (bench/cpu_pairs.py): the median of
 # the rounds' CPU ratios decides the target of at least 10x.
 #
 # Output (bench/out/, git-ignored): the FIT files, hyperfine's fit.md/fit.json and

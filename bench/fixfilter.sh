@@ -21,7 +21,7 @@
 #              a course but no cacc (gen_fixes.py --no-cacc, as gpx2fix writes a GPX with
 #              Garmin's extension), so that the default rules strip every course. Targets: at
 #              least 20x the Python loop on it, and within 1.2x of `--course keep` (in CPU
-#              time, the two run in turn for RUNS rounds by bench/cpu_pairs.py: the median of
+#              time, the two run in turn for PAIRS rounds by bench/cpu_pairs.py: the median of
 #              the rounds' ratios decides, as a drift of the machine's speed between
 #              hyperfine's blocks of runs moves a ratio of their medians)
 #

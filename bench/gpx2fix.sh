@@ -17,7 +17,7 @@
 #   BUILD_DIR  SwiftPM scratch path for the release build (default <repo>/.build)
 #   CALLGRIND  0 to skip counting instructions with valgrind on the N/10 file (about a minute)
 #
-# xmllint and gpx2fix also run in turn for RUNS rounds (bench/cpu_pairs.py): the median of the
+# xmllint and gpx2fix also run in turn for PAIRS rounds (bench/cpu_pairs.py): the median of the
 # rounds' CPU ratios decides issue 11's target, no slower than xmllint --stream.
 #
 # Output (bench/out/, git-ignored): the GPX files, hyperfine's gpx2fix.md and gpx2fix.json,

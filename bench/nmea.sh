@@ -21,7 +21,7 @@
 #   PYNMEA2    1 to add bench/py_nmea.py, a pynmea2 loop, to the comparison (pip install pynmea2)
 #   CALLGRIND  0 to skip counting gpx2fix's instructions with valgrind on the N/10 log
 #
-# GPSBabel with TZ=UTC and gpx2fix also run in turn for RUNS rounds (bench/cpu_pairs.py): the
+# GPSBabel with TZ=UTC and gpx2fix also run in turn for PAIRS rounds (bench/cpu_pairs.py): the
 # median of the rounds' CPU ratios decides issue 11's target of at least 20x.
 #
 # Output (bench/out/, git-ignored): the logs, hyperfine's nmea.md and nmea.json,

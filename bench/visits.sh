@@ -16,7 +16,7 @@
 #              at least 9)
 #   VISITS, FIXSIM, FIXFILTER  binaries to use; no build is done when all three are given
 #              (fixfilter is timed on the month too: the target is visits within 1.5x of it,
-#              in CPU time with the two run in turn for RUNS rounds by bench/cpu_pairs.py,
+#              in CPU time with the two run in turn for PAIRS rounds by bench/cpu_pairs.py,
 #              whose median ratio decides)
 #   BUILD_DIR  SwiftPM scratch path for the release build (default <repo>/.build)
 #
