@@ -175,7 +175,8 @@ def rows():
         for walk, what in (("london", "in London with a fix at 0,0 every 1,000"), ("walk", "hundreds of km from most")):
             free, limited = r[f"{walk}, no limit"], r[f"{walk}, --limit 20"]
             found.append((f"fencerule --limit 20, {k.group(1) if k else '?'} fixes {what}, 1,020 fences over 3000 km",
-                          f"--limit 20 {s(limited)}; none {s(free)}", "", ratio(limited, free), "≤ 2x"))
+                          f"--limit 20 {s(limited)}; none {s(free)}", "",
+                          ratio(limited, free) + interleaved(f"fencerule-limit-{walk}-pairs.json"), "≤ 2x"))
     r = results("fencerule-trace.json")
     if r:
         k = re.search(r"1M fences: ([0-9,]+) fence entries printed \(([0-9.]+) a fix\); --trace adds [0-9.]+ s CPU, (\d+) ns",
