@@ -147,9 +147,7 @@ for n in "${COUNTS[@]}"; do
 done
 run_hyperfine fencerule "$N fixes" -- "${args[@]}"
 run_hyperfine fencerule-load "loading the fences alone" -- "${load_args[@]}"
-# The one fence and the million in turn, round after round, which decide the 2x target: a
-# shared machine's speed drifts between hyperfine's blocks (one whole all.sh run on 2026-12-07
-# gave 2.24x from the medians, with the million's fastest run 1.49x the one fence's).
+# The one fence and the million in turn, which decide the 2x target (run_pairs, lib.sh).
 run_pairs "the one fence and the million in turn" "$out/fencerule-pairs.json" \
     -- "$fencerule" --fences "$(fences_for 1)" "$fixes" \
     -- "$fencerule" --fences "$(fences_for 1000000)" "$fixes"
@@ -169,9 +167,8 @@ if [[ $LIMIT != 0 ]]; then
         -n "london, --limit 20" "$(q "$fencerule") --limit 20 --fences $(q "$continent") $(q "$london") > /dev/null" \
         -n "walk, no limit" "$(q "$fencerule") --fences $(q "$continent") $(q "$small") > /dev/null" \
         -n "walk, --limit 20" "$(q "$fencerule") --limit 20 --fences $(q "$continent") $(q "$small") > /dev/null"
-    # Each walk with and without the limit in turn, round after round, which decide the 2x
-    # target: the runs last under 0.1 s, and whole all.sh runs gave London 0.79x to 1.48x from
-    # the medians.
+    # Each walk with and without the limit in turn, which decide the 2x target (run_pairs,
+    # lib.sh, says why).
     run_pairs "London: no limit and --limit 20 in turn" "$out/fencerule-limit-london-pairs.json" \
         -- "$fencerule" --fences "$continent" "$london" -- "$fencerule" --limit 20 --fences "$continent" "$london"
     run_pairs "the walk: no limit and --limit 20 in turn" "$out/fencerule-limit-walk-pairs.json" \

@@ -73,9 +73,7 @@ fi
 pairs=$out/fit-pairs.json
 rm -f "$pairs"
 if ((have_gpsbabel)); then
-    # gpx2fix and GPSBabel in turn, round after round, which decide the 10x target: gpx2fix's
-    # block of runs lasts a third of a second, GPSBabel's five, and a shared machine's speed
-    # drifts between them (10.6x and 15.9x from the medians of two whole runs the same day).
+    # gpx2fix and GPSBabel in turn, which decide the 10x target (run_pairs, lib.sh).
     run_pairs "gpx2fix and gpsbabel in turn" "$pairs" \
         -- "$gpx2fix" "$big" -- env TZ=UTC gpsbabel -t -i garmin_fit -f "$big" -o unicsv -F /dev/null
 fi

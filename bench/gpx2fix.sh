@@ -57,9 +57,7 @@ args=(-n gpx2fix "$(q "$gpx2fix") $(q "$big") > /dev/null"
     -n "xmllint --stream" "xmllint --stream --noout $(q "$big")")
 ((have_gpsbabel)) && args+=(-n gpsbabel "gpsbabel -t -i gpx -f $(q "$big") -o unicsv -F /dev/null")
 run_hyperfine gpx2fix -- "${args[@]}"
-# gpx2fix and xmllint in turn, round after round, which decide issue 11's target of no slower
-# than xmllint: a shared machine's speed drifts between hyperfine's blocks (whole all.sh runs
-# gave 0.56x to 0.90x from the medians).
+# gpx2fix and xmllint in turn, which decide issue 11's target, no slower (run_pairs, lib.sh).
 pairs=$out/gpx2fix-pairs.json
 run_pairs "xmllint --stream and gpx2fix in turn" "$pairs" \
     -- xmllint --stream --noout "$big" -- "$gpx2fix" "$big"

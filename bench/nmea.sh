@@ -74,9 +74,7 @@ run_hyperfine nmea -- "${args[@]}"
 pairs=$out/nmea-pairs.json
 rm -f "$pairs"
 if ((have_gpsbabel)); then
-    # gpx2fix and GPSBabel with TZ=UTC in turn, round after round, which decide the 20x target:
-    # gpx2fix's block of runs lasts half a second, GPSBabel's ten, and a shared machine's speed
-    # drifts between them (18.1x and 24.1x from the medians of two whole runs the same day).
+    # gpx2fix and GPSBabel with TZ=UTC in turn decide the 20x target (run_pairs, lib.sh).
     run_pairs "gpx2fix and gpsbabel TZ=UTC in turn" "$pairs" \
         -- "$gpx2fix" "$big" -- env TZ=UTC gpsbabel -t -i nmea -f "$big" -o unicsv -F /dev/null
 fi
