@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
 import Testing
 
 @testable import FixKit
@@ -93,6 +96,64 @@ struct FenceTableTests {
     }
 
     #if os(Linux)
+        /// A large block asked for in full is in memory before anything is written to it (where
+        /// the kernel can populate, 5.14 and later), every page, as `mincore` reports; a range of
+        /// it is in memory from its page to the end of its last, and the rest of a fresh block is
+        /// not.
+        @Test func populatedPagesAreInMemoryBeforeTheirFirstWrite() throws {
+            guard !Self.kernelRelease.lexicographicallyPrecedes([5, 14]) else { return }
+            let count = System.largeBlock + 5 * System.pageBytes
+            let p = System.allocateLarge(UInt8.self, capacity: count, populate: true)
+            defer { p.deallocate() }
+            #expect(Self.resident(UnsafeMutableRawPointer(p), pages: count / System.pageBytes).allSatisfy { $0 })
+            // A fresh block of its own mapping (past glibc's threshold for one), never written.
+            let big = 64 << 20
+            let q = System.allocateLarge(UInt8.self, capacity: big)
+            defer { q.deallocate() }
+            let raw = UnsafeMutableRawPointer(q)
+            #expect(!Self.resident(raw, pages: big / System.pageBytes).contains(true), "a fresh block is in memory")
+            System.populate(raw, from: 3 * System.pageBytes + 100, to: 7 * System.pageBytes + 1, of: big)
+            let resident = Self.resident(raw, pages: 10)
+            #expect(resident == [false, false, false, true, true, true, true, true, false, false])
+            #expect(q[3 * System.pageBytes] == 0 && q[8 * System.pageBytes - 1] == 0)
+        }
+
+        /// A table's columns are reserved for more fences than it gets, and only the pages of the
+        /// fences written (and of the rest of their `Builder.chunk`) are in memory.
+        @Test func aTableFaultsInOnlyThePagesItWrites() throws {
+            guard !Self.kernelRelease.lexicographicallyPrecedes([5, 14]) else { return }
+            // 64 MiB a column: blocks of their own mappings, never written before.
+            let reserved = 8 << 20
+            let read = FenceTable.Builder(capacity: reserved, idBytes: 8 * reserved)
+            let n = FenceTable.Builder.chunk + 10
+            for k in 0..<n { read.append(Fence(id: "f\(k)", lat: 1, lon: 2, radius: 3)) }
+            let table = read.finish()
+            let lat = try #require(table.lat.baseAddress)
+            let pages = reserved * 8 / System.pageBytes
+            let resident = Self.resident(UnsafeMutableRawPointer(mutating: lat), pages: pages)
+            // Two chunks of 8-byte values, 128 pages each, and none after.
+            let populated = 2 * FenceTable.Builder.chunk * 8 / System.pageBytes
+            #expect(resident[..<populated].allSatisfy { $0 })
+            #expect(!resident[populated...].contains(true))
+            #expect(table.count == n && table.id(n - 1) == "f\(n - 1)" && table.lat[n - 1] == 1)
+        }
+
+        /// Which of the `pages` pages from `p` (page-aligned) are in memory.
+        static func resident(_ p: UnsafeMutableRawPointer, pages: Int) -> [Bool] {
+            var vector = [UInt8](repeating: 0, count: pages)
+            let status = vector.withUnsafeMutableBufferPointer { mincore(p, pages * System.pageBytes, $0.baseAddress) }
+            #expect(status == 0, "mincore: \(errno)")
+            return vector.map { $0 & 1 != 0 }
+        }
+
+        /// The kernel's release, as numbers: [6, 1] for "6.1.0-18-amd64".
+        static var kernelRelease: [Int] {
+            var name = utsname()
+            uname(&name)
+            let release = withUnsafeBytes(of: &name.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            return release.split(whereSeparator: { !$0.isNumber }).prefix(2).compactMap { Int($0) }
+        }
+
         /// The `VmFlags` line of the mapping that holds `address`, from /proc/self/smaps.
         static func vmFlags(containing address: UInt) -> String? {
             // Read to its end: /proc files report a size of 0.

@@ -163,9 +163,10 @@ public final class FenceIndex {
         // - each level's sort order in `originals` itself (file numbers, sorted with the keys);
         // - the cube keys in the last quarter of the slots' block, and each level's sort's scratch
         //   in the stretch of slots the level fills next (see `slotMemory`).
+        // The blocks written in full are faulted in at once (`System.populate`).
         // SAFETY: `centres` is written at every k < n in the first pass, read while the slots are
         // gathered, and then becomes `buckets` (see there), freed in `deinit`.
-        let centres = System.allocateLarge(Centre.self, capacity: n)
+        let centres = System.allocateLarge(Centre.self, capacity: n, populate: true)
         // SAFETY: the index's slots, 32 bytes a fence (`Slot`'s stride, checked below), lent
         // meanwhile in two ways that the slots never overlap while either is in use:
         // - the keys, 8 bytes a fence from byte 24n: level L's slots, bytes 32·first ..< 32·end,
@@ -176,11 +177,11 @@ public final class FenceIndex {
         // Each part is bound to the type it holds while it holds it; the whole is bound to `Slot`
         // at the end, every slot initialized by then.
         assert(MemoryLayout<Slot>.stride == 32, "FenceIndex: the keys' place assumes 32-byte slots")
-        let slotMemory = UnsafeMutableRawPointer(System.allocateLarge(Slot.self, capacity: n))
+        let slotMemory = UnsafeMutableRawPointer(System.allocateLarge(Slot.self, capacity: n, populate: true))
         let keys = (slotMemory + 24 * n).bindMemory(to: UInt64.self, capacity: n)
         // SAFETY: written once for each fence in the first pass (its level's `fill` place), read by
         // the sort and the slots' gathering; freed in `deinit`.
-        let originals = System.allocateLarge(UInt32.self, capacity: n)
+        let originals = System.allocateLarge(UInt32.self, capacity: n, populate: true)
         self.originals = originals
         // Each level's next place, through a pointer: an array's write checked its uniqueness
         // (a call) for every fence.

@@ -56,6 +56,9 @@ public struct FenceTable: @unchecked Sendable {
         @exclusivity(unchecked) private var capacity: Int
         @exclusivity(unchecked) private var idCount = 0
         @exclusivity(unchecked) private var idCapacity: Int
+        /// How far the columns' pages are faulted in (`reachLimit`): fences, and id bytes.
+        @exclusivity(unchecked) private var limit = 0
+        @exclusivity(unchecked) private var idLimit = 0
         /// Whether every id so far is greater, byte by byte, than the one before: then no two
         /// are equal, and the duplicate check has nothing to look for.
         @exclusivity(unchecked) private(set) var idsAscending = true
@@ -74,10 +77,11 @@ public struct FenceTable: @unchecked Sendable {
         /// Appends a fence whose id is these bytes, valid UTF-8.
         @inline(__always)
         func append(id: UnsafeBufferPointer<UInt8>, lat: Double, lon: Double, radius: Double) {
-            if count == capacity { growFences() }
-            if idCount + id.count > idCapacity { growIDs(id.count) }
-            // SAFETY: count < capacity and idCount + id.count ≤ idCapacity after the growths above;
-            // the last id is the bytes from the end before it (or 0) to `idCount`.
+            if count == limit { reachLimit() }
+            if idCount + id.count > idLimit { reachIDLimit(id.count) }
+            // SAFETY: count < limit ≤ capacity and idCount + id.count ≤ idLimit ≤ idCapacity after the
+            // calls above (which grow the columns when full); the last id is the bytes from the end
+            // before it (or 0) to `idCount`.
             if idsAscending, count > 0 {
                 let previous = count > 1 ? idEnds[count - 2] : 0
                 idsAscending = FenceTable.precedes(
@@ -132,6 +136,38 @@ public struct FenceTable: @unchecked Sendable {
             // table holds, which frees them as `Storage.deinit` frees every table's.
             guard !finished else { return }
             _ = Storage(lat: lat, lon: lon, radius: radius, idEnds: idEnds, idBytes: idBytes)
+        }
+
+        /// The fences whose columns' pages `reachLimit` faults in at a time: the columns are
+        /// reserved for the fences the file's size allows, more than it holds as a rule, and only
+        /// the pages written are faulted in (`System.populate`).
+        static let chunk = 65536
+
+        /// The columns are full to `limit`: grown if full to their capacity, and the pages of the
+        /// next `chunk` fences faulted in.
+        @inline(never)
+        private func reachLimit() {
+            if count == capacity { growFences() }
+            let next = min(capacity, count + Builder.chunk)
+            @inline(__always) func populate<T>(_ column: UnsafeMutablePointer<T>) {
+                let stride = MemoryLayout<T>.stride
+                System.populate(
+                    UnsafeMutableRawPointer(column), from: count * stride, to: next * stride, of: capacity * stride)
+            }
+            populate(lat)
+            populate(lon)
+            populate(radius)
+            populate(idEnds)
+            limit = next
+        }
+
+        /// The same for the ids' bytes, with room for `more`: eight bytes a fence faulted in.
+        @inline(never)
+        private func reachIDLimit(_ more: Int) {
+            if idCount + more > idCapacity { growIDs(more) }
+            let next = min(idCapacity, max(idCount + more, idCount + 8 * Builder.chunk))
+            System.populate(UnsafeMutableRawPointer(idBytes), from: idCount, to: next, of: idCapacity)
+            idLimit = next
         }
 
         @inline(never)
