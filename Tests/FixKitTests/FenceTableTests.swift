@@ -61,7 +61,7 @@ struct FenceTableTests {
     @Test func largeBlocksAreWholeAndAligned() throws {
         for count in [0, 1, 1_000, 3 << 20] {
             let p = System.allocateLarge(UInt32.self, capacity: count)
-            defer { p.deallocate() }
+            defer { System.deallocateLarge(p, capacity: count) }
             for i in 0..<count { p[i] = UInt32(truncatingIfNeeded: i) }
             #expect((0..<count).allSatisfy { p[$0] == UInt32(truncatingIfNeeded: $0) })
             #if os(Linux)
@@ -82,7 +82,7 @@ struct FenceTableTests {
     @Test func releasedPagesOfALargeBlockReadAsZero() {
         let count = System.largeBlock + 3 * System.pageBytes
         let p = System.allocateLarge(UInt8.self, capacity: count)
-        defer { p.deallocate() }
+        defer { System.deallocateLarge(p, capacity: count) }
         p.initialize(repeating: 0xA5, count: count)
         let keeping = 5 * System.pageBytes + 17
         System.releaseLarge(UnsafeMutableRawPointer(p), keeping: keeping, of: count)
@@ -104,18 +104,43 @@ struct FenceTableTests {
         func populatedPagesAreInMemoryBeforeTheirFirstWrite() throws {
             let count = System.largeBlock + 5 * System.pageBytes
             let p = System.allocateLarge(UInt8.self, capacity: count, populate: true)
-            defer { p.deallocate() }
+            defer { System.deallocateLarge(p, capacity: count) }
             #expect(Self.resident(UnsafeMutableRawPointer(p), pages: count / System.pageBytes).allSatisfy { $0 })
-            // A fresh block of its own mapping (past glibc's threshold for one), never written.
+            // A fresh block, a mapping of its own, never written.
             let big = 64 << 20
             let q = System.allocateLarge(UInt8.self, capacity: big)
-            defer { q.deallocate() }
+            defer { System.deallocateLarge(q, capacity: big) }
             let raw = UnsafeMutableRawPointer(q)
             #expect(!Self.resident(raw, pages: big / System.pageBytes).contains(true), "a fresh block is in memory")
             System.populate(raw, from: 3 * System.pageBytes + 100, to: 7 * System.pageBytes + 1, of: big)
             let resident = Self.resident(raw, pages: 10)
             #expect(resident == [false, false, false, true, true, true, true, true, false, false])
             #expect(q[3 * System.pageBytes] == 0 && q[8 * System.pageBytes - 1] == 0)
+        }
+
+        /// A large block is never memory the allocator handed out before, even where glibc keeps
+        /// what is freed in the heap (`keepFreedMemory`, as `visits` asks): blocks of 8 MiB are
+        /// written and freed, and a large block of the same size, which `malloc` would carve
+        /// from them, has none of its pages in memory; once freed, its range is no longer
+        /// mapped. (Through the allocator's aligned allocation, as before, all 2,048 pages of it
+        /// were in memory: tried.)
+        @Test func aLargeBlockIsAMappingOfItsOwn() {
+            System.keepFreedMemory()
+            let size = 8 << 20
+            let pages = size / System.pageBytes
+            let used = (0..<4).map { _ in UnsafeMutablePointer<UInt8>.allocate(capacity: size) }
+            for block in used { block.initialize(repeating: 0x5A, count: size) }
+            for block in used { block.deallocate() }
+            let p = System.allocateLarge(UInt8.self, capacity: size)
+            let raw = UnsafeMutableRawPointer(p)
+            let resident = Self.resident(raw, pages: pages)
+            #expect(resident.filter { $0 }.count == 0, "\(resident.filter { $0 }.count) of \(pages) pages in memory")
+            p[size - 1] = 1
+            #expect(Self.resident(raw, pages: pages).filter { $0 }.count == 1)
+            System.deallocateLarge(p, capacity: size)
+            var vector = [UInt8](repeating: 0, count: pages)
+            let status = vector.withUnsafeMutableBufferPointer { mincore(raw, size, $0.baseAddress) }
+            #expect(status == -1 && errno == ENOMEM, "mincore on the freed block: \(status), errno \(errno)")
         }
 
         /// A table's columns are reserved for more fences than it gets, and only the pages of the

@@ -18,7 +18,7 @@ extension FenceFile {
         // 40 bits of hash, 24 of fence number.
         // SAFETY: n keys, each written below before the sort reads them; freed on return.
         let keys = System.allocateLarge(UInt64.self, capacity: n)
-        defer { keys.deallocate() }
+        defer { System.deallocateLarge(keys, capacity: n) }
         for k in 0..<n { keys[k] = (table.withID(k) { idHash($0) } << 24) | UInt64(k) }
         // On the hash bits alone: the sort is stable, so equal hashes stay in fence order.
         FenceIndex.radixSort(keys: keys, values: nil, count: n, fromBit: 24)

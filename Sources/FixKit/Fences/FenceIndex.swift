@@ -86,10 +86,12 @@ public final class FenceIndex {
     deinit {
         // SAFETY: the buffers `init` allocated, freed once, when nothing can read them any more.
         // Their elements are trivial types: nothing to deinitialize.
-        slots.deallocate()
-        originals.deallocate()
-        cubes.deallocate()
-        buckets.deallocate()
+        System.deallocateLarge(slots, capacity: fenceCount)
+        System.deallocateLarge(originals, capacity: fenceCount)
+        System.deallocateLarge(cubes, capacity: fenceCount)
+        // The centres' block, the buckets' own.
+        System.deallocateLarge(
+            UnsafeMutableRawPointer(buckets).assumingMemoryBound(to: Centre.self), capacity: fenceCount)
     }
 
     /// At most 2^24 fences.

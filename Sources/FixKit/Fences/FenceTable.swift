@@ -12,29 +12,32 @@ public struct FenceTable: @unchecked Sendable {
 
     /// The columns' memory, freed with the last table that holds it.
     final class Storage {
-        // SAFETY: each pointer holds at least `count` entries (of ids, `idEnds[count - 1]`
-        // bytes), all initialized by the `Builder` that handed them over; trivial types, freed
-        // in `deinit` only.
+        // SAFETY: each pointer is an `allocateLarge` block of `capacity` entries (of ids,
+        // `idCapacity` bytes), the first `count` (`idEnds[count - 1]` bytes) initialized by the
+        // `Builder` that handed them over; trivial types, freed in `deinit` only.
         let lat: UnsafeMutablePointer<Double>
         let lon: UnsafeMutablePointer<Double>
         let radius: UnsafeMutablePointer<Double>
         let idEnds: UnsafeMutablePointer<Int>
         let idBytes: UnsafeMutablePointer<UInt8>
+        let capacity: Int
+        let idCapacity: Int
 
         init(
             lat: UnsafeMutablePointer<Double>, lon: UnsafeMutablePointer<Double>,
             radius: UnsafeMutablePointer<Double>, idEnds: UnsafeMutablePointer<Int>,
-            idBytes: UnsafeMutablePointer<UInt8>
+            idBytes: UnsafeMutablePointer<UInt8>, capacity: Int, idCapacity: Int
         ) {
             (self.lat, self.lon, self.radius, self.idEnds, self.idBytes) = (lat, lon, radius, idEnds, idBytes)
+            (self.capacity, self.idCapacity) = (capacity, idCapacity)
         }
 
         deinit {
-            lat.deallocate()
-            lon.deallocate()
-            radius.deallocate()
-            idEnds.deallocate()
-            idBytes.deallocate()
+            System.deallocateLarge(lat, capacity: capacity)
+            System.deallocateLarge(lon, capacity: capacity)
+            System.deallocateLarge(radius, capacity: capacity)
+            System.deallocateLarge(idEnds, capacity: capacity)
+            System.deallocateLarge(idBytes, capacity: idCapacity)
         }
     }
 
@@ -127,15 +130,21 @@ public struct FenceTable: @unchecked Sendable {
         func finish() -> FenceTable {
             precondition(!finished, "FenceTable.Builder.finish called twice")
             finished = true
-            return FenceTable(
-                storage: Storage(lat: lat, lon: lon, radius: radius, idEnds: idEnds, idBytes: idBytes), count: count)
+            return FenceTable(storage: storage(), count: count)
         }
 
         deinit {
             // A file refused part way never reaches `finish`: its columns go to a storage that no
             // table holds, which frees them as `Storage.deinit` frees every table's.
             guard !finished else { return }
-            _ = Storage(lat: lat, lon: lon, radius: radius, idEnds: idEnds, idBytes: idBytes)
+            _ = storage()
+        }
+
+        /// A storage that owns the columns from now on.
+        private func storage() -> Storage {
+            Storage(
+                lat: lat, lon: lon, radius: radius, idEnds: idEnds, idBytes: idBytes, capacity: capacity,
+                idCapacity: idCapacity)
         }
 
         /// The fences whose columns' pages `reachLimit` faults in at a time: the columns are
@@ -172,17 +181,20 @@ public struct FenceTable: @unchecked Sendable {
 
         @inline(never)
         private func growFences() {
-            capacity *= 2
-            lat = System.reallocateLarge(lat, used: count, capacity: capacity)
-            lon = System.reallocateLarge(lon, used: count, capacity: capacity)
-            radius = System.reallocateLarge(radius, used: count, capacity: capacity)
-            idEnds = System.reallocateLarge(idEnds, used: count, capacity: capacity)
+            let grown = 2 * capacity
+            lat = System.reallocateLarge(lat, used: count, from: capacity, capacity: grown)
+            lon = System.reallocateLarge(lon, used: count, from: capacity, capacity: grown)
+            radius = System.reallocateLarge(radius, used: count, from: capacity, capacity: grown)
+            idEnds = System.reallocateLarge(idEnds, used: count, from: capacity, capacity: grown)
+            capacity = grown
         }
 
         @inline(never)
         private func growIDs(_ more: Int) {
-            while idCount + more > idCapacity { idCapacity *= 2 }
-            idBytes = System.reallocateLarge(idBytes, used: idCount, capacity: idCapacity)
+            var grown = idCapacity
+            while idCount + more > grown { grown *= 2 }
+            idBytes = System.reallocateLarge(idBytes, used: idCount, from: idCapacity, capacity: grown)
+            idCapacity = grown
         }
     }
 

@@ -191,8 +191,8 @@ extension FenceIndex {
         }
         defer {
             if lent == nil {
-                scratch.deallocate()
-                scratchValues?.deallocate()
+                System.deallocateLarge(scratch, capacity: n)
+                if let scratchValues { System.deallocateLarge(scratchValues, capacity: n) }
             }
         }
         var src = a

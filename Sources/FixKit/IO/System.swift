@@ -59,35 +59,69 @@ enum System {
         #endif
     }
 
-    /// Memory for `count` values of `T`, uninitialized, to be freed with `deallocate()`. On Linux
-    /// a block of 4 MiB or more is page-aligned, a whole number of pages, and kept out of
-    /// transparent huge pages (`MADV_NOHUGEPAGE`, whatever the system's THP setting): its first
-    /// writes fault in 4 KiB pages. On a virtual machine whose balloon hands free memory back to
-    /// the host (free page reporting, as on the VMs the bench ran on), a huge page is mostly made
-    /// of memory the host must back again, 9 ms a page at its first write unless a process had
-    /// just freed it: fencerule's million fences took 0.29 s of system time in huge pages and
-    /// 0.11 s in 4 KiB pages, run in turn with another command; back to back, huge pages were
-    /// about 0.05 s cheaper. The 4 KiB pages' cost does not depend on what ran before
-    /// (bench/README.md, "Huge pages against 4 KiB pages"). Elsewhere (macOS) and for smaller
-    /// blocks, the usual allocation.
+    /// Memory for `count` values of `T`, uninitialized, to be freed with
+    /// `deallocateLarge(_:capacity:)` and the same count. On Linux a block of 4 MiB or more is a
+    /// mapping of its own (`mmap`), a whole number of pages, never memory the allocator had
+    /// handed out before: a page of it is in memory only once written or populated, and its
+    /// pages go back to the system when it is freed. Through `malloc` such a block could be
+    /// carved from the heap's free memory, whose pages earlier blocks had faulted in, as the
+    /// allocator keeps them (`keepFreedMemory`), and then what the block's owner faults in could
+    /// not be told from what was there. The block is kept out of transparent huge pages
+    /// (`MADV_NOHUGEPAGE`, whatever the system's THP setting): its first writes fault in 4 KiB
+    /// pages. On a virtual machine whose balloon hands free memory back to the host (free page
+    /// reporting, as on the VMs the bench ran on), a huge page is mostly made of memory the
+    /// host must back again, 9 ms a page at its first write unless a process had just freed it:
+    /// fencerule's million fences took 0.29 s of system time in huge pages and 0.11 s in 4 KiB
+    /// pages, run in turn with another command; back to back, huge pages were about 0.05 s
+    /// cheaper. The 4 KiB pages' cost does not depend on what ran before (bench/README.md,
+    /// "Huge pages against 4 KiB pages"). Elsewhere (macOS) and for smaller blocks, the usual
+    /// allocation.
     ///
     /// `populate`: the caller writes the whole block at once, so its pages are faulted in by one
     /// call (`populate(_:from:to:of:)`) rather than one fault at a time.
+    ///
+    /// A mapping refused (the address space or the system's commit limit exhausted) stops the
+    /// program, as Swift's own allocation does when `malloc` fails.
     static func allocateLarge<T>(_: T.Type, capacity count: Int, populate: Bool = false) -> UnsafeMutablePointer<T> {
         #if os(Linux)
-            let bytes = max(1, count) * MemoryLayout<T>.stride
-            if bytes >= largeBlock, MemoryLayout<T>.alignment <= pageBytes {
-                let rounded = (bytes + pageBytes - 1) & ~(pageBytes - 1)
-                // SAFETY: a fresh block of `rounded` bytes, aligned as asked; `madvise` only
-                // advises (its failure, where THP is not built in, changes nothing), and the block
-                // is bound to T once, before any use.
-                let raw = UnsafeMutableRawPointer.allocate(byteCount: rounded, alignment: pageBytes)
+            if let rounded = mappedBytes(T.self, count) {
+                // SAFETY: a fresh private mapping of `rounded` bytes, page-aligned (so aligned
+                // for T, whose alignment is at most a page), owned by the caller until
+                // `deallocateLarge` unmaps it; `madvise` only advises (its failure, where THP is
+                // not built in, changes nothing), and the block is bound to T once, before any use.
+                let mapped = mmap(nil, rounded, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+                guard let raw = mapped, raw != MAP_FAILED else {
+                    preconditionFailure("out of memory: \(rounded) bytes could not be mapped (errno \(errno))")
+                }
                 _ = madvise(raw, rounded, MADV_NOHUGEPAGE)
                 if populate { System.populate(raw, from: 0, to: rounded, of: rounded) }
                 return raw.bindMemory(to: T.self, capacity: count)
             }
         #endif
         return UnsafeMutablePointer<T>.allocate(capacity: max(1, count))
+    }
+
+    /// Frees a block that `allocateLarge` gave for `count` values of `T`: `count` must be the
+    /// one it was asked for, which says how the block was made (a mapping of its own, or the
+    /// usual allocation).
+    // SAFETY: `p` is an `allocateLarge` block of `count` values of T, owned by the caller and
+    // not used after; its elements need no deinitializing (trivial types only).
+    static func deallocateLarge<T>(_ p: UnsafeMutablePointer<T>, capacity count: Int) {
+        #if os(Linux)
+            if let rounded = mappedBytes(T.self, count) {
+                _ = munmap(p, rounded)
+                return
+            }
+        #endif
+        p.deallocate()
+    }
+
+    /// The bytes of the mapping `allocateLarge` makes for `count` values of `T`, nil where it
+    /// uses the usual allocation (blocks below `largeBlock`, or aligned beyond a page).
+    private static func mappedBytes<T>(_: T.Type, _ count: Int) -> Int? {
+        let bytes = max(1, count) * MemoryLayout<T>.stride
+        guard bytes >= largeBlock, MemoryLayout<T>.alignment <= pageBytes else { return nil }
+        return (bytes + pageBytes - 1) & ~(pageBytes - 1)
     }
 
     /// Faults in the pages of bytes `from..<to` of an `allocateLarge` block of `total` bytes, about
@@ -112,15 +146,15 @@ enum System {
         #endif
     }
 
-    /// The size from which `allocateLarge` gives page-aligned blocks of their own pages.
+    /// The size from which `allocateLarge` gives blocks that are mappings of their own.
     static let largeBlock = 4 << 20
     /// The pages `allocateLarge` and `releaseLarge` work in.
     static let pageBytes = 4096
 
     /// Hands back to the system the pages of an `allocateLarge` block of `total` bytes past its
     /// first `keeping` bytes: whole pages only (a block that large is page-aligned). The block
-    /// stays allocated, to be freed as usual; a later write to the pages handed back finds them
-    /// zeroed. Elsewhere (macOS, and blocks below `largeBlock`) it does nothing.
+    /// stays allocated, to be freed by `deallocateLarge`; a later write to the pages handed back
+    /// finds them zeroed. Elsewhere (macOS, and blocks below `largeBlock`) it does nothing.
     // SAFETY: `p` is an `allocateLarge` block of at least `total` bytes, owned by the caller, who
     // reads nothing past `keeping` in it after this without writing it first.
     static func releaseLarge(_ p: UnsafeMutableRawPointer, keeping: Int, of total: Int) {
@@ -132,14 +166,17 @@ enum System {
         #endif
     }
 
-    /// Moves the first `used` elements of `p` (trivial ones) into a new `allocateLarge` block of
-    /// `capacity`, frees `p`, and returns the new block: a growable buffer's growth.
-    // SAFETY: `p` is an allocated block whose first `used` elements are initialized, owned by the
-    // caller, who must use only the returned block after (`p` is freed here).
-    static func reallocateLarge<T>(_ p: UnsafeMutablePointer<T>, used: Int, capacity: Int) -> UnsafeMutablePointer<T> {
+    /// Moves the first `used` elements of `p` (trivial ones), an `allocateLarge` block of
+    /// `from` values, into a new one of `capacity`, frees `p`, and returns the new block: a
+    /// growable buffer's growth.
+    // SAFETY: `p` is an `allocateLarge` block of `from` values whose first `used` are initialized,
+    // owned by the caller, who must use only the returned block after (`p` is freed here).
+    static func reallocateLarge<T>(
+        _ p: UnsafeMutablePointer<T>, used: Int, from: Int, capacity: Int
+    ) -> UnsafeMutablePointer<T> {
         let q = allocateLarge(T.self, capacity: capacity)
         q.moveInitialize(from: p, count: used)
-        p.deallocate()
+        deallocateLarge(p, capacity: from)
         return q
     }
 

@@ -23,7 +23,7 @@ final class ScratchBuffer<Element: BitwiseCopyable> {
 
     deinit {
         // SAFETY: the storage `init` or `grow` allocated; trivial elements.
-        base.deallocate()
+        System.deallocateLarge(base, capacity: capacity)
     }
 
     var isEmpty: Bool { count == 0 }
@@ -59,9 +59,9 @@ final class ScratchBuffer<Element: BitwiseCopyable> {
 
     @inline(never)
     private func grow() {
-        capacity *= 2
         // SAFETY: the `count` initialized elements moved to storage of twice the capacity; the
         // old storage freed once, by `reallocateLarge`, and not used after.
-        base = System.reallocateLarge(base, used: count, capacity: capacity)
+        base = System.reallocateLarge(base, used: count, from: capacity, capacity: 2 * capacity)
+        capacity *= 2
     }
 }
