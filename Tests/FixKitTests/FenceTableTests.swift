@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
 import Testing
 
 @testable import FixKit
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `FenceTable`, the columns fencerule keeps fences in, and the plain buffers its load uses.
 struct FenceTableTests {
