@@ -135,8 +135,8 @@ struct FenceTableTests {
             for block in used { block.deallocate() }
             let p = System.allocateLarge(UInt8.self, capacity: size)
             let raw = UnsafeMutableRawPointer(p)
-            let resident = Self.resident(raw, pages: pages)
-            #expect(resident.filter { $0 }.count == 0, "\(resident.filter { $0 }.count) of \(pages) pages in memory")
+            let inMemory = Self.resident(raw, pages: pages).filter { $0 }.count
+            #expect(inMemory == 0, "\(inMemory) of \(pages) pages in memory")
             p[size - 1] = 1
             #expect(Self.resident(raw, pages: pages).filter { $0 }.count == 1)
             System.deallocateLarge(p, capacity: size)

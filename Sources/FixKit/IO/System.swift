@@ -121,8 +121,11 @@ enum System {
     private static func mappedBytes<T>(_: T.Type, _ count: Int) -> Int? {
         let bytes = max(1, count) * MemoryLayout<T>.stride
         guard bytes >= largeBlock, MemoryLayout<T>.alignment <= pageBytes else { return nil }
-        return (bytes + pageBytes - 1) & ~(pageBytes - 1)
+        return pageEnd(bytes)
     }
+
+    /// `bytes` rounded up to a whole number of pages.
+    private static func pageEnd(_ bytes: Int) -> Int { (bytes + pageBytes - 1) & ~(pageBytes - 1) }
 
     /// Faults in the pages of bytes `from..<to` of an `allocateLarge` block of `total` bytes, about
     /// to be written, in one call (`MADV_POPULATE_WRITE`): on the VMs the bench ran on, 100 MiB
@@ -139,7 +142,7 @@ enum System {
         #if os(Linux)
             guard total >= largeBlock, to > from else { return }
             let start = from & ~(pageBytes - 1)
-            let end = min((to + pageBytes - 1) & ~(pageBytes - 1), (total + pageBytes - 1) & ~(pageBytes - 1))
+            let end = min(pageEnd(to), pageEnd(total))
             // MADV_POPULATE_WRITE (Linux 5.14), spelt out: older C headers do not define it.
             let populateWrite: Int32 = 23
             if end > start { _ = madvise(p + start, end - start, populateWrite) }
@@ -160,7 +163,7 @@ enum System {
     static func releaseLarge(_ p: UnsafeMutableRawPointer, keeping: Int, of total: Int) {
         #if os(Linux)
             guard total >= largeBlock else { return }
-            let from = (keeping + pageBytes - 1) & ~(pageBytes - 1)
+            let from = pageEnd(keeping)
             let to = total & ~(pageBytes - 1)
             if to > from { _ = madvise(p + from, to - from, MADV_DONTNEED) }
         #endif
